@@ -1,0 +1,30 @@
+# server-node: the broadcast app on sockjs-node (see server-node/README.md).
+# Included by the top-level Makefile, which defines ROOT, STAMPS, HOST, PORT, HEARTBEAT.
+
+NODE_DIR   := $(ROOT)/server-node
+NODE_STAMP := $(STAMPS)/setup-node
+
+SETUP_TARGETS += setup-node
+TEST_TARGETS  += test-node
+HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT)"
+HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
+
+.PHONY: setup-node test-node serve-node
+
+setup-node: $(NODE_STAMP)
+
+# npm ci installs exactly package-lock.json; re-run only when it (or package.json) changes.
+$(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json | $(STAMPS)
+	@command -v node >/dev/null || { echo "server-node needs Node >= 18 with npm: install nodejs and npm" >&2; exit 1; }
+	@node -e 'const [M, m] = process.versions.node.split(".").map(Number); process.exit(M > 18 || (M === 18 && m >= 3) ? 0 : 1)' \
+	  || { echo "server-node needs Node >= 18.3, found $$(node --version)" >&2; exit 1; }
+	cd $(NODE_DIR) && npm ci --no-audit --no-fund
+	@touch $@
+
+# node's test runner discovers every *.test.js under server-node (node_modules
+# excluded) and ends with its usual summary (# tests / # pass / # fail).
+test-node: setup-node
+	cd $(NODE_DIR) && node --test
+
+serve-node: setup-node
+	exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT)

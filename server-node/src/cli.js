@@ -1,0 +1,112 @@
+'use strict';
+// The command line of docs/protocol.md §1, parsed with Node's own util.parseArgs.
+// parseCommandLine() never exits or prints: it returns the settings or throws a
+// UsageError, so broadcast.js decides what reaches stdout/stderr and the exit code.
+
+const { parseArgs } = require('node:util');
+
+const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
+
+// setTimeout() silently turns delays above 2^31-1 ms into 1 ms, so a larger
+// heartbeat would make sockjs-node heartbeat continuously instead of rarely.
+const MAX_HEARTBEAT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
+                                    [--heartbeat SECONDS] [--log-level LEVEL] [--help]
+
+The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
+Prints one line "READY http://HOST:PORT key=value ..." on stdout once it accepts
+connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
+
+  --host HOST          address to listen on (IPv4/IPv6 literal or name; default 127.0.0.1)
+  --port PORT          TCP port, integer 0-65535; 0 lets the OS pick (default 8080)
+  --heartbeat SECONDS  SockJS heartbeat interval in seconds, number in (0, ${MAX_HEARTBEAT_S}]
+                       (default 25)
+  --log-level LEVEL    ${LOG_LEVELS.join(', ')} (default warning); logs go to stderr
+  --help               print this help and exit
+`;
+
+const DEFAULTS = Object.freeze({
+  host: '127.0.0.1',
+  port: 8080,
+  heartbeatSeconds: 25,
+  logLevel: 'warning',
+});
+
+/** A command line that cannot be run: the message names the offending flag. */
+class UsageError extends Error {}
+
+/**
+ * @param {string[]} argv arguments after the script name (process.argv.slice(2))
+ * @returns {{help: true} | {help: false, host: string, port: number,
+ *           heartbeatSeconds: number, logLevel: string}}
+ * @throws {UsageError} on an unknown flag, a missing value, a positional
+ *         argument or a value out of range
+ */
+function parseCommandLine(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        heartbeat: { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    // parseArgs' own messages already name the flag ("Unknown option '--prot'").
+    throw new UsageError(err.message);
+  }
+  if (values.help) return { help: true };
+
+  return {
+    help: false,
+    host: parseHost(values.host),
+    port: parsePort(values.port),
+    heartbeatSeconds: parseHeartbeat(values.heartbeat),
+    logLevel: parseLogLevel(values['log-level']),
+  };
+}
+
+function parseHost(text) {
+  if (text === undefined) return DEFAULTS.host;
+  if (text === '' || /\s/.test(text)) {
+    throw new UsageError(`--host: expected an address or host name, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+function parsePort(text) {
+  if (text === undefined) return DEFAULTS.port;
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new UsageError(`--port: expected an integer 0-65535, got ${JSON.stringify(text)}`);
+  }
+  return port;
+}
+
+function parseHeartbeat(text) {
+  if (text === undefined) return DEFAULTS.heartbeatSeconds;
+  // Number('') is 0 and Number('0x10') is 16: accept plain decimals only.
+  const seconds = /^[0-9]*\.?[0-9]+$|^[0-9]+\.$/.test(text) ? Number(text) : NaN;
+  if (!(seconds > 0 && seconds <= MAX_HEARTBEAT_S)) {
+    throw new UsageError(
+      `--heartbeat: expected seconds, a number in (0, ${MAX_HEARTBEAT_S}], got ${JSON.stringify(text)}`);
+  }
+  return seconds;
+}
+
+function parseLogLevel(text) {
+  if (text === undefined) return DEFAULTS.logLevel;
+  if (!LOG_LEVELS.includes(text)) {
+    throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(text)}`);
+  }
+  return text;
+}
+
+module.exports = { parseCommandLine, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S };

@@ -1,0 +1,53 @@
+'use strict';
+// The READY line of docs/protocol.md §2: the real base URL, then key=value
+// tokens that record what is running. Library versions are read from the
+// installed packages (the ones sockjs-node really loads), never hard-coded.
+
+const path = require('node:path');
+
+/** Version of `name` as resolved from `fromDir`, i.e. the copy that directory's code loads. */
+function installedVersion(name, fromDir) {
+  const manifest = require.resolve(`${name}/package.json`, { paths: [fromDir] });
+  return { version: require(manifest).version, dir: path.dirname(manifest) };
+}
+
+/** Versions of the three packages that carry the protocol: sockjs, and the websocket stack under it. */
+function protocolLibraryVersions() {
+  const sockjs = installedVersion('sockjs', __dirname);
+  const faye = installedVersion('faye-websocket', sockjs.dir);
+  const driver = installedVersion('websocket-driver', faye.dir);
+  return { sockjs: sockjs.version, 'faye-websocket': faye.version, 'websocket-driver': driver.version };
+}
+
+/** http://host:port with IPv6 literals bracketed, no trailing slash. */
+function baseUrl(host, port) {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * @param {object} running
+ * @param {string} running.host as given on the command line
+ * @param {number} running.port the port actually bound (after --port 0)
+ * @param {number} running.heartbeatSeconds as configured
+ * @param {object} running.broadcastOptions the merged options of the /broadcast sockjs server
+ */
+function readyLine({ host, port, heartbeatSeconds, broadcastOptions }) {
+  const fields = {
+    server: 'sockjs-node',
+    runtime: 'node',
+    runtime_version: process.versions.node,
+    ...protocolLibraryVersions(),
+    heartbeat: String(heartbeatSeconds),
+    disconnect_delay_ms: String(broadcastOptions.disconnect_delay),
+    response_limit: String(broadcastOptions.response_limit),
+  };
+  const tokens = Object.entries(fields).map(([key, value]) => `${key}=${encodeValue(value)}`);
+  return `READY ${baseUrl(host, port)} ${tokens.join(' ')}`;
+}
+
+// Values must not contain spaces (the contract percent-encodes them).
+function encodeValue(value) {
+  return String(value).replace(/%/g, '%25').replace(/ /g, '%20');
+}
+
+module.exports = { readyLine, baseUrl, protocolLibraryVersions };

@@ -1,0 +1,73 @@
+'use strict';
+// One HTTP server carrying every SockJS app, and the stop sequence of
+// docs/protocol.md §3: stop accepting, say goodbye to every session, let the
+// goodbyes drain, and report when all sockets are gone (or the deadline hits).
+
+const http = require('node:http');
+const { createApps } = require('./apps');
+const { closeAllSessions } = require('./sessions');
+
+/**
+ * Listen and mount the apps. Resolves once the socket accepts connections.
+ * @param {object} settings
+ * @param {string} settings.host address to listen on
+ * @param {number} settings.port TCP port 0-65535 (0: the OS picks)
+ * @param {number} settings.heartbeatSeconds SockJS heartbeat, seconds (> 0)
+ * @param {ReturnType<import('./log').createLogger>} logger
+ * @returns {Promise<{port: number, apps: object[], stop: (deadlineMs: number) => Promise<void>}>}
+ * @throws on listen failure (port in use, unknown host), with the system's error
+ */
+async function startServer({ host, port, heartbeatSeconds }, logger) {
+  const apps = createApps({ heartbeatMs: Math.round(heartbeatSeconds * 1000), log: logger.sockjs });
+  const httpServer = http.createServer();
+  // sockjs-node hands anything outside its prefixes to the listeners that were
+  // there before it, so these two answer every URL no app claims.
+  httpServer.on('request', answerNotFound);
+  httpServer.on('upgrade', refuseUpgrade);
+  for (const app of apps) app.server.installHandlers(httpServer);
+
+  await new Promise((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen({ host, port }, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+
+  const stop = (deadlineMs) => stopServer(httpServer, apps, deadlineMs, logger);
+  return { port: httpServer.address().port, apps, stop };
+}
+
+/**
+ * @param {number} deadlineMs longest wait, ms, for clients to finish the close
+ *        handshakes before the caller exits anyway (> 0)
+ * @returns {Promise<void>} resolves when every socket closed or at the deadline
+ */
+function stopServer(httpServer, apps, deadlineMs, logger) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      logger.info('stop: deadline reached with connections still open');
+      resolve();
+    }, deadlineMs);
+    httpServer.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    let closed = 0;
+    for (const app of apps) closed += closeAllSessions(app.sessions);
+    // Keep-alive connections with no request in flight would hold close() open.
+    httpServer.closeIdleConnections();
+    logger.info(`stop: closed ${closed} sessions`);
+  });
+}
+
+function answerNotFound(req, res) {
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=UTF-8' });
+  res.end('404 Error: Page not found\n');
+}
+
+function refuseUpgrade(req, socket) {
+  socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+}
+
+module.exports = { startServer };
