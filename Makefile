@@ -45,14 +45,17 @@ endef
 $(STAMPS):
 	@mkdir -p $@
 
-include $(wildcard server-python/make.mk server-node/make.mk client-java/make.mk site/make.mk)
+# A comma for $(call ...) arguments that need one.
+, := ,
+
+include $(wildcard server-python/make.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk)
 
 .PHONY: help setup test clean
 help:
 	@echo "sockbench targets:"
 	@echo "  make setup            install everything the project needs (idempotent)"
 	@echo "  make test             setup, then run every component's tests"
-	@$(foreach l,$(HELP_LINES),echo "  $(l)";)
+	@printf '  %s\n' $(HELP_LINES)
 	@echo "  make clean            remove installs and build outputs (.venv-*, node_modules, target, .stamps)"
 
 setup: $(SETUP_TARGETS)
