@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+'use strict';
+// Builds the static results site: validates result files, copies the page,
+// its vendor libraries and every raw result file into one self-contained
+// directory, and writes the run manifest. Usage: see USAGE below.
+
+const fs = require('fs');
+const path = require('path');
+const { readResults } = require('./read-results');
+const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES, vendorSource } = require('./vendor-files');
+
+const SITE_DIR = path.join(__dirname, '..');
+const REPO_DIR = path.join(SITE_DIR, '..');
+const PAGE_SOURCE_DIR = path.join(SITE_DIR, 'src');
+// Marks a directory this script made, so a mistyped --out never wipes anything else.
+const OUTPUT_MARKER = '.sockbench-site';
+const VENDOR_PLACEHOLDER = '<!-- sockbench:vendor-scripts -->';
+
+const USAGE = `usage: node build/build-site.js [--results DIR] [--out DIR] [--schema FILE]
+  --results DIR   result files to read: DIR/*.json and DIR/reference/*.json (default: <repo>/results)
+  --out DIR       output directory, replaced on every build (default: site/dist)
+  --schema FILE   JSON Schema the files must match (default: <repo>/results/schema.json)`;
+
+function parseArgs(argv) {
+  const options = {
+    results: path.join(REPO_DIR, 'results'),
+    out: path.join(SITE_DIR, 'dist'),
+    schema: path.join(REPO_DIR, 'results', 'schema.json'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--help') return { help: true };
+    const key = { '--results': 'results', '--out': 'out', '--schema': 'schema' }[flag];
+    if (!key) throw new UsageError(`unknown argument: ${flag}`);
+    const value = argv[++i];
+    if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
+    options[key] = path.resolve(value);
+  }
+  return options;
+}
+
+class UsageError extends Error {}
+
+function prepareOutputDir(outDir) {
+  if (fs.existsSync(outDir)) {
+    const entries = fs.readdirSync(outDir);
+    if (entries.length > 0 && !entries.includes(OUTPUT_MARKER)) {
+      throw new Error(`refusing to replace ${outDir}: it is not empty and was not made by this script`);
+    }
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, OUTPUT_MARKER), 'built by site/build/build-site.js; replaced on every build\n');
+}
+
+function copyFile(from, to) {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+}
+
+function copyVendorFiles(outDir) {
+  for (const [source, target] of [...VENDOR_SCRIPTS, ...VENDOR_OTHER_FILES]) {
+    copyFile(vendorSource(source), path.join(outDir, 'vendor', target));
+  }
+}
+
+function vendorScriptTags() {
+  return VENDOR_SCRIPTS
+    .map(([, target]) => `<script src="vendor/${target}"></script>`)
+    .join('\n  ');
+}
+
+// Copies the page (HTML, CSS, scripts) minus the unit tests that sit beside it.
+function copyPageSources(outDir) {
+  const walk = (relativeDir) => {
+    for (const entry of fs.readdirSync(path.join(PAGE_SOURCE_DIR, relativeDir), { withFileTypes: true })) {
+      const relative = path.join(relativeDir, entry.name);
+      if (entry.isDirectory()) {
+        walk(relative);
+      } else if (entry.name.endsWith('.test.js')) {
+        continue;
+      } else if (entry.name.endsWith('.html')) {
+        const html = fs.readFileSync(path.join(PAGE_SOURCE_DIR, relative), 'utf8');
+        if (!html.includes(VENDOR_PLACEHOLDER)) throw new Error(`${relative} lacks ${VENDOR_PLACEHOLDER}`);
+        fs.writeFileSync(path.join(outDir, relative), html.replace(VENDOR_PLACEHOLDER, vendorScriptTags()));
+      } else {
+        copyFile(path.join(PAGE_SOURCE_DIR, relative), path.join(outDir, relative));
+      }
+    }
+  };
+  walk('.');
+}
+
+function rawHref(source) {
+  return `raw/${source.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Builds the site. Returns what was built, for the CLI summary and for tests.
+ * @param {{results: string, out: string, schema: string}} options absolute paths
+ */
+function buildSite(options) {
+  const { runs, errors } = readResults(options.results, options.schema);
+  prepareOutputDir(options.out);
+  copyVendorFiles(options.out);
+  copyPageSources(options.out);
+
+  // Raw files are copied byte for byte (broken ones too, so readers can see why they failed).
+  for (const { source } of [...runs, ...errors]) {
+    copyFile(path.join(options.results, ...source.split('/')), path.join(options.out, 'raw', ...source.split('/')));
+  }
+
+  const builtAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const runEntries = runs.map(({ source, result }) => ({
+    run_id: result.run_id,
+    label: result.label,
+    started_at: result.started_at,
+    server: result.server.name,
+    runtime: result.server.runtime,
+    runtime_version: result.server.runtime_version,
+    codec: result.server.codec,
+    mode: result.server.mode,
+    hostname: result.machine.hostname,
+    source,
+    raw_href: rawHref(source),
+  }));
+  const errorEntries = errors.map((error) => ({ ...error, raw_href: rawHref(error.source) }));
+
+  // manifest.json is the machine-readable index; data/runs.js carries the
+  // same plus every run's data as a script, so the page also works when
+  // opened straight from disk (file:// forbids fetch()).
+  const manifest = { schema: 'sockbench.result/1', built_at: builtAt, runs: runEntries, errors: errorEntries };
+  fs.writeFileSync(path.join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  const pageData = {
+    ...manifest,
+    runs: runEntries.map((entry, i) => ({ ...entry, result: runs[i].result })),
+  };
+  fs.mkdirSync(path.join(options.out, 'data'), { recursive: true });
+  fs.writeFileSync(path.join(options.out, 'data', 'runs.js'),
+    `// Generated by site/build/build-site.js at ${builtAt}. Do not edit.\n` +
+    `window.SOCKBENCH_DATA = ${JSON.stringify(pageData)};\n`);
+
+  return { index: path.join(options.out, 'index.html'), runs: runEntries, errors: errorEntries };
+}
+
+function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`build-site: ${err.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  try {
+    const built = buildSite(options);
+    for (const error of built.errors) {
+      process.stderr.write(`build-site: ${error.source}: ${error.problem}: ${error.details[0]}\n`);
+    }
+    process.stdout.write(`site: ${built.runs.length} run(s), ${built.errors.length} file(s) with errors\n`);
+    process.stdout.write(`${built.index}\n`);
+  } catch (err) {
+    process.stderr.write(`build-site: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+if (require.main === module) main();
+
+module.exports = { buildSite };

@@ -1,0 +1,71 @@
+// Number and text formatting shared by every page module. Pure functions;
+// loaded as a browser script (window.Sockbench.format) or required by tests.
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else (root.Sockbench = root.Sockbench || {}).format = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  const MIB = 1024 * 1024;
+  const GIB = 1024 * MIB;
+
+  /** Messages per second, compact: 950, 12.3k, 1.25M. null → "—". */
+  function rate(value) {
+    if (value == null) return '—';
+    const abs = Math.abs(value);
+    if (abs >= 1e6) return `${trim(value / 1e6, 3)}M`;
+    if (abs >= 1e3) return `${trim(value / 1e3, 3)}k`;
+    return trim(value, 3);
+  }
+
+  /** Milliseconds with sensible precision: 0.42 ms, 12.3 ms, 1,234 ms. */
+  function ms(value) {
+    if (value == null) return '—';
+    if (value >= 1000) return `${Math.round(value).toLocaleString('en-US')} ms`;
+    return `${trim(value, 3)} ms`;
+  }
+
+  /** Bytes as MiB (GiB above 1 GiB); server RSS and machine memory. */
+  function bytes(value) {
+    if (value == null) return '—';
+    if (value >= GIB) return `${trim(value / GIB, 3)} GiB`;
+    return `${trim(value / MIB, 3)} MiB`;
+  }
+
+  /** Up to `digits` significant digits, without trailing zeros. */
+  function trim(value, digits) {
+    if (value === 0) return '0';
+    const abs = Math.abs(value);
+    const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(abs)));
+    return String(Number(value.toFixed(Math.min(decimals, 6))));
+  }
+
+  /** CPU list like taskset prints it: [0,1,2,5] → "0-2,5"; [] → "any". */
+  function cpuList(cpus) {
+    if (!cpus || cpus.length === 0) return 'any';
+    const sorted = [...cpus].sort((a, b) => a - b);
+    const ranges = [];
+    let start = sorted[0];
+    let previous = sorted[0];
+    for (const cpu of sorted.slice(1).concat([NaN])) {
+      if (cpu === previous + 1) { previous = cpu; continue; }
+      ranges.push(start === previous ? `${start}` : `${start}-${previous}`);
+      start = previous = cpu;
+    }
+    return ranges.join(',');
+  }
+
+  /** ISO-8601 UTC → "2026-11-22 12:30 UTC". */
+  function utcMinute(iso) {
+    const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso || '');
+    return match ? `${match[1]} ${match[2]} UTC` : String(iso);
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({
+      '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
+    })[c]);
+  }
+
+  return { rate, ms, bytes, trim, cpuList, utcMinute, escapeHtml };
+});

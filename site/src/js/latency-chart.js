@@ -1,0 +1,120 @@
+// Draws one "RTT against message rate" chart of a run with flot: one line per
+// concurrency level, client-bound points crossed out, the saturation
+// threshold shaded, and a crosshair whose legend shows each line's
+// interpolated RTT at the cursor.
+(function (root) {
+  'use strict';
+
+  const $ = root.jQuery;
+  const { series, format, palette, axisScale, seriesLegend, thresholdMarker } = root.Sockbench;
+
+  /**
+   * @param {HTMLElement} placeholder sized element flot draws into
+   * @param {HTMLElement} legendContainer element for the legend
+   * @param {{result: object, axisKey: 'sent'|'received', statKey: string,
+   *          yScale: 'log'|'linear', hiddenLevels: Set<number>,
+   *          onToggleLevel: (concurrency: number, visible: boolean) => void}} view
+   * @returns {object} the flot plot
+   */
+  function drawLatencyChart(placeholder, legendContainer, view) {
+    const { result, axisKey, statKey } = view;
+    const stat = series.statByKey(statKey);
+    const thresholdMs = result.parameters.ok_mean_ms;
+    const levels = series.latencySeries(result, axisKey, statKey)
+      .map((level, index) => ({ ...level, color: palette.seriesColor(index) }));
+    const visibleLevels = levels.filter((l) => !view.hiddenLevels.has(l.concurrency));
+
+    const flotData = [];
+    for (const level of visibleLevels) {
+      flotData.push({
+        data: level.data,
+        color: level.color,
+        lines: { show: true, lineWidth: 2 },
+        points: { show: true, radius: 2.5, lineWidth: 1.5, fillColor: level.color },
+      });
+    }
+    for (const level of visibleLevels) {
+      if (level.clientBound.length === 0) continue;
+      flotData.push({
+        data: level.clientBound,
+        color: palette.CLIENT_BOUND_MARK,
+        lines: { show: false },
+        points: { show: true, symbol: 'cross', radius: 6, lineWidth: 2 },
+      });
+    }
+
+    // Axes span every level, hidden or not, so toggling a series never rescales.
+    const allPoints = levels.flatMap((l) => l.data);
+    const yRange = axisScale.rttRange(allPoints.map((p) => p[1]), thresholdMs, view.yScale);
+    const xMax = Math.max(1, ...allPoints.map((p) => p[0])) * 1.03;
+
+    const plot = $.plot(placeholder, flotData, {
+      xaxis: {
+        min: 0,
+        max: xMax,
+        axisLabel: series.RATE_AXES[axisKey].title,
+        tickFormatter: (value) => format.rate(value),
+      },
+      yaxis: {
+        min: yRange.min,
+        max: yRange.max,
+        mode: view.yScale === 'log' ? 'log' : null,
+        ticks: yRange.ticks,
+        axisLabel: `${stat.name} round-trip time (ms)`,
+        tickFormatter: (value) => format.trim(value, 3),
+      },
+      grid: {
+        hoverable: true,
+        autoHighlight: false,
+        borderWidth: 1,
+        borderColor: '#c8ccd2',
+        backgroundColor: '#ffffff',
+        markings: thresholdMarker.thresholdMarkings(thresholdMs),
+      },
+      crosshair: { mode: 'x', color: 'rgba(40, 40, 40, 0.55)', lineWidth: 1 },
+    });
+    thresholdMarker.addThresholdLabel(plot, thresholdMs,
+      `${format.trim(thresholdMs, 3)} ms saturation threshold (mean)`);
+
+    const clientBoundCount = levels.reduce((n, l) => n + l.clientBound.length, 0);
+    const legend = seriesLegend.renderSeriesLegend(legendContainer, levels.map((level) => ({
+      key: String(level.concurrency),
+      label: `${level.concurrency} connections`,
+      color: level.color,
+      visible: !view.hiddenLevels.has(level.concurrency),
+      disabledReason: level.data.length === 0 ? 'no point of this level has RTT samples' : undefined,
+    })), {
+      onToggle: (key, visible) => view.onToggleLevel(Number(key), visible),
+      extraRows: [
+        seriesLegend.legendKeyRow('marker-threshold', `RTT ≥ ${format.trim(thresholdMs, 3)} ms: saturated`),
+        seriesLegend.legendKeyRow('marker-client-bound', clientBoundCount > 0
+          ? `client-bound point (${clientBoundCount}): measures the client, not the server`
+          : 'no client-bound points'),
+      ],
+    });
+    bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat);
+    return plot;
+  }
+
+  function bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat) {
+    const $placeholder = plot.getPlaceholder();
+    const xAxis = plot.getAxes().xaxis;
+    const rateWord = axisKey === 'sent' ? 'sent' : 'received';
+    $placeholder.off('.sockbenchCrosshair');
+    $placeholder.on('plothover.sockbenchCrosshair', (event, pos) => {
+      if (pos.x < xAxis.min || pos.x > xAxis.max) {
+        legend.clearValues();
+        return;
+      }
+      const values = new Map();
+      for (const level of visibleLevels) {
+        const y = series.interpolateAt(level.data, pos.x);
+        values.set(String(level.concurrency), y == null ? 'out of range' : format.ms(y));
+      }
+      legend.showValues(`${stat.name} RTT at ${format.rate(pos.x)} msgs/s ${rateWord}`, values);
+    });
+    $placeholder.on('mouseleave.sockbenchCrosshair', () => legend.clearValues());
+  }
+
+  root.Sockbench.latencyChart = { drawLatencyChart };
+})(self);

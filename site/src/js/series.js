@@ -1,0 +1,77 @@
+// Turns one result file into chart series: RTT against send or receive rate,
+// one series per concurrency level. Pure functions (tested in node).
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else (root.Sockbench = root.Sockbench || {}).series = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  /** The latency statistics the selector offers; keys are fields of a latency object. */
+  const RTT_STATS = [
+    { key: 'mean', name: 'Mean' },
+    { key: 'p50', name: 'p50' },
+    { key: 'p99', name: 'p99' },
+    { key: 'p999', name: 'p99.9' },
+  ];
+
+  /** The two x axes of the original post's charts. */
+  const RATE_AXES = {
+    sent: { field: 'sent_per_s', title: 'Messages sent per second (msgs/s)' },
+    received: { field: 'received_per_s', title: 'Messages received per second (msgs/s)' },
+  };
+
+  function statByKey(key) {
+    const stat = RTT_STATS.find((s) => s.key === key);
+    if (!stat) throw new Error(`unknown RTT statistic: ${key}`);
+    return stat;
+  }
+
+  /**
+   * @param {object} result a sockbench.result/1 document
+   * @param {'sent'|'received'} axisKey which rate goes on x
+   * @param {string} statKey mean | p50 | p99 | p999 (corrected RTT, ms)
+   * @returns {{concurrency: number, data: number[][], clientBound: number[][],
+   *            pointCount: number}[]} one entry per level, in run order. `data`
+   *   holds [rate msgs/s, RTT ms] in ramp order; points without latency
+   *   samples (count 0) are left out. `clientBound` repeats the client-bound ones.
+   */
+  function latencySeries(result, axisKey, statKey) {
+    const axis = RATE_AXES[axisKey];
+    if (!axis) throw new Error(`unknown rate axis: ${axisKey}`);
+    statByKey(statKey);
+    return result.levels.map((level) => {
+      const data = [];
+      const clientBound = [];
+      for (const point of level.points) {
+        const rtt = point.rtt_ms[statKey];
+        if (rtt == null) continue;
+        const xy = [point[axis.field], rtt];
+        data.push(xy);
+        if (point.client_bound) clientBound.push(xy);
+      }
+      return { concurrency: level.concurrency, data, clientBound, pointCount: level.points.length };
+    });
+  }
+
+  /**
+   * Linear interpolation of a polyline at x, for the crosshair legend.
+   * Points are in ramp order, not sorted by x: past saturation the received
+   * rate can fall back, so a vertical line may cross the curve twice. The
+   * first crossing (the lower load) is the one reported.
+   * @returns {number|null} null when x is outside the series' x range.
+   */
+  function interpolateAt(data, x) {
+    for (let i = 0; i < data.length; i++) {
+      const [x0, y0] = data[i];
+      if (x0 === x) return y0;
+      if (i + 1 === data.length) break;
+      const [x1, y1] = data[i + 1];
+      if ((x0 < x && x < x1) || (x1 < x && x < x0)) {
+        return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+      }
+    }
+    return null;
+  }
+
+  return { RTT_STATS, RATE_AXES, statByKey, latencySeries, interpolateAt };
+});
