@@ -1,0 +1,125 @@
+'use strict';
+// The benchmark app, /broadcast, against a real server process: every message
+// reaches every open session (the sender included), in each sender's order,
+// over both endpoints the load generator uses (docs/protocol.md §4.2).
+
+const { describe, it, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { startServer } = require('./support/server-process');
+const { WsClient } = require('./support/ws-client');
+const { SockjsFramedClient } = require('./support/sockjs-framed');
+
+const MESSAGES_PER_SENDER = 25;
+
+// A raw websocket session speaks the same next()/send() as the framed client.
+class RawClient {
+  static async connect(appWsUrl) {
+    return new RawClient(await WsClient.connect(`${appWsUrl}/websocket`));
+  }
+  constructor(ws) { this.ws = ws; }
+  send(...messages) { for (const m of messages) this.ws.send(m); }
+  next(timeoutMs) { return this.ws.next(timeoutMs); }
+  async take(count, timeoutMs) {
+    const out = [];
+    while (out.length < count) out.push(await this.next(timeoutMs));
+    return out;
+  }
+  close() { return this.ws.close(); }
+}
+
+/** Each client sends its own numbered messages, all interleaved; return what each received. */
+async function exchange(clients) {
+  const expectedTotal = clients.length * MESSAGES_PER_SENDER;
+  const received = clients.map((client) => client.take(expectedTotal));
+  for (let seq = 0; seq < MESSAGES_PER_SENDER; seq += 1) {
+    clients.forEach((client, sender) => client.send(`sender${sender}:${seq}`));
+  }
+  return Promise.all(received);
+}
+
+function assertEveryoneGotEverythingInOrder(receivedPerClient, senderCount) {
+  for (const [recipient, messages] of receivedPerClient.entries()) {
+    for (let sender = 0; sender < senderCount; sender += 1) {
+      const fromSender = messages.filter((m) => m.startsWith(`sender${sender}:`));
+      const expected = Array.from({ length: MESSAGES_PER_SENDER }, (_, seq) => `sender${sender}:${seq}`);
+      assert.deepEqual(fromSender, expected, `recipient ${recipient}, messages of sender ${sender}`);
+    }
+  }
+}
+
+describe('/broadcast', () => {
+  let server;
+  const clients = [];
+  before(async () => { server = await startServer(['--heartbeat', '25']); });
+  after(async () => {
+    for (const client of clients.splice(0)) client.ws.destroy();
+    if (server) await server.kill();
+  });
+  const connect = async (Kind) => {
+    const client = await Kind.connect(`${server.wsUrl}/broadcast`);
+    clients.push(client);
+    return client;
+  };
+
+  it('framed websocket: every session gets every message, the sender included, in order', async () => {
+    const group = [await connect(SockjsFramedClient), await connect(SockjsFramedClient), await connect(SockjsFramedClient)];
+    assertEveryoneGotEverythingInOrder(await exchange(group), group.length);
+    await Promise.all(group.map((c) => c.close()));
+  });
+
+  it('raw websocket: every session gets every message, the sender included, in order', async () => {
+    const group = [await connect(RawClient), await connect(RawClient), await connect(RawClient)];
+    assertEveryoneGotEverythingInOrder(await exchange(group), group.length);
+    await Promise.all(group.map((c) => c.close()));
+  });
+
+  it('framed and raw sessions share one broadcast', async () => {
+    const group = [await connect(SockjsFramedClient), await connect(RawClient)];
+    assertEveryoneGotEverythingInOrder(await exchange(group), group.length);
+    await Promise.all(group.map((c) => c.close()));
+  });
+
+  it('delivers several messages sent in one frame, each as sent', async () => {
+    const [sender, listener] = [await connect(SockjsFramedClient), await connect(RawClient)];
+    sender.send('one', 'two', 'three');
+    assert.deepEqual(await listener.take(3), ['one', 'two', 'three']);
+    assert.deepEqual(await sender.take(3), ['one', 'two', 'three']);
+    await Promise.all([sender.close(), listener.close()]);
+  });
+
+  it('passes payloads through untouched (quotes, escapes, non-ASCII, JSON-looking text)', async () => {
+    const [sender, framedListener, rawListener] = [
+      await connect(SockjsFramedClient), await connect(SockjsFramedClient), await connect(RawClient)];
+    const payloads = ['{"id":7,"seq":1,"t":1.5}', 'quote " backslash \\ tab \t', 'ünïcødé ✓ 😀', ' ', '[1,2]'];
+    sender.send(...payloads);
+    assert.deepEqual(await framedListener.take(payloads.length), payloads);
+    assert.deepEqual(await rawListener.take(payloads.length), payloads);
+    await Promise.all([sender.close(), framedListener.close(), rawListener.close()]);
+  });
+
+  it('stops delivering to a session once it closed, and keeps serving the others', async () => {
+    const [leaver, stayer] = [await connect(SockjsFramedClient), await connect(SockjsFramedClient)];
+    await leaver.close();
+    stayer.send('after the leaver left');
+    assert.equal(await stayer.next(), 'after the leaver left');
+    await stayer.close();
+  });
+
+  it('broken JSON on the framed websocket closes that session only; the server keeps serving', async () => {
+    const [offender, bystander, rawBystander] = [
+      await connect(SockjsFramedClient), await connect(SockjsFramedClient), await connect(RawClient)];
+    offender.ws.send('["unterminated');
+    const closeEvent = await offender.ws.waitClosed();
+    assert.notEqual(closeEvent.code, 1000, 'an abnormal close, not a normal closure');
+
+    bystander.send('still here');
+    assert.equal(await bystander.next(), 'still here');
+    assert.equal(await rawBystander.next(), 'still here');
+
+    const newcomer = await connect(SockjsFramedClient);
+    newcomer.send('new session works');
+    assert.equal(await newcomer.next(), 'new session works');
+    assert.equal(await bystander.next(), 'new session works');
+    await Promise.all([bystander.close(), rawBystander.close(), newcomer.close()]);
+  });
+});

@@ -1,0 +1,99 @@
+'use strict';
+// Start broadcast.js as a real child process on --port 0, wait for its READY
+// line, and always stop it again. Every test file goes through here.
+
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const BROADCAST_JS = path.join(__dirname, '..', '..', 'broadcast.js');
+const READY_PATTERN = /^READY (http:\/\/\S+?)((?: [a-z0-9_.-]+=\S*)*)$/;
+
+/** Parse "READY <url> k=v k=v" into {url, fields}; null if the line breaks the contract's shape. */
+function parseReadyLine(line) {
+  const match = READY_PATTERN.exec(line);
+  if (!match) return null;
+  const fields = {};
+  for (const token of match[2].trim().split(' ').filter(Boolean)) {
+    const eq = token.indexOf('=');
+    fields[token.slice(0, eq)] = token.slice(eq + 1);
+  }
+  return { url: match[1], fields };
+}
+
+/**
+ * @param {string[]} [extraArgs] flags after `--port 0`
+ * @param {object} [options]
+ * @param {number} [options.readyTimeoutMs] how long to wait for READY, ms (generous: the machine is shared)
+ * @returns {Promise<RunningServer>}
+ */
+async function startServer(extraArgs = [], { readyTimeoutMs = 20000 } = {}) {
+  const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const server = new RunningServer(child);
+  try {
+    await server.waitForReady(readyTimeoutMs);
+  } catch (err) {
+    await server.kill();
+    throw err;
+  }
+  return server;
+}
+
+class RunningServer {
+  constructor(child) {
+    this.child = child;
+    this.stdoutLines = [];
+    this.stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => { this.stderr += text; });
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
+    });
+    this._lines = readline.createInterface({ input: child.stdout });
+    this._lines.on('line', (line) => this.stdoutLines.push(line));
+  }
+
+  waitForReady(timeoutMs) {
+    return new Promise((resolve, reject) => {
+      const fail = (why) => {
+        clearTimeout(timer);
+        reject(new Error(`${why}; stdout=${JSON.stringify(this.stdoutLines)} stderr=${JSON.stringify(this.stderr)}`));
+      };
+      const timer = setTimeout(() => fail(`no READY line within ${timeoutMs} ms`), timeoutMs);
+      this.child.once('exit', (code) => fail(`server exited with ${code} before READY`));
+      this._lines.once('line', (line) => {
+        clearTimeout(timer);
+        const ready = parseReadyLine(line);
+        if (!ready) return fail(`first stdout line is not a READY line: ${JSON.stringify(line)}`);
+        this.readyLine = line;
+        this.url = ready.url;
+        this.fields = ready.fields;
+        resolve();
+      });
+    });
+  }
+
+  /** ws://host:port form of the base URL. */
+  get wsUrl() {
+    return this.url.replace(/^http:/, 'ws:');
+  }
+
+  /** Send `signal` and wait for the exit (SIGKILL after `timeoutMs`). */
+  async stop(signal = 'SIGTERM', timeoutMs = 10000) {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.exited;
+    const sentAt = Date.now();
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const exit = await this.exited;
+    clearTimeout(timer);
+    return { ...exit, elapsedMs: exit.at - sentAt };
+  }
+
+  kill() {
+    return this.stop('SIGKILL');
+  }
+}
+
+module.exports = { startServer, parseReadyLine, BROADCAST_JS };
