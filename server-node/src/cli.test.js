@@ -1,0 +1,48 @@
+'use strict';
+const { describe, it } = require('node:test');
+const assert = require('node:assert/strict');
+const { parseCommandLine, UsageError, DEFAULTS, MAX_HEARTBEAT_S } = require('./cli');
+
+describe('parseCommandLine', () => {
+  it('gives the contract defaults for an empty command line', () => {
+    assert.deepEqual(parseCommandLine([]), { help: false, ...DEFAULTS });
+    assert.deepEqual(DEFAULTS, { host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning' });
+  });
+
+  it('reads every flag, in both --flag value and --flag=value form', () => {
+    assert.deepEqual(
+      parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug']),
+      { help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug' });
+  });
+
+  it('accepts the edges of each range', () => {
+    assert.equal(parseCommandLine(['--port', '65535']).port, 65535);
+    assert.equal(parseCommandLine(['--heartbeat', String(MAX_HEARTBEAT_S)]).heartbeatSeconds, MAX_HEARTBEAT_S);
+    assert.equal(parseCommandLine(['--heartbeat', '.5']).heartbeatSeconds, 0.5);
+  });
+
+  it('--help wins over everything else', () => {
+    assert.deepEqual(parseCommandLine(['--port', '1', '--help']), { help: true });
+  });
+
+  const rejected = {
+    'unknown flag': [['--verbose'], /--verbose/],
+    'missing value': [['--heartbeat'], /--heartbeat/],
+    'positional argument': [['serve'], /serve/],
+    'port too large': [['--port', '65536'], /--port/],
+    'port not decimal': [['--port', '0x50'], /--port/],
+    'port empty': [['--port='], /--port/],
+    'heartbeat zero': [['--heartbeat', '0'], /--heartbeat/],
+    'heartbeat negative': [['--heartbeat=-1'], /--heartbeat/],
+    'heartbeat beyond setTimeout': [['--heartbeat', String(MAX_HEARTBEAT_S + 1)], /--heartbeat/],
+    'heartbeat not a number': [['--heartbeat', '1e3'], /--heartbeat/],
+    'log level unknown': [['--log-level', 'warn'], /--log-level/],
+    'host with a space': [['--host', 'a b'], /--host/],
+    'boolean flag given a value': [['--help=yes'], /--help/],
+  };
+  for (const [name, [args, message]] of Object.entries(rejected)) {
+    it(`rejects: ${name}`, () => {
+      assert.throws(() => parseCommandLine(args), (err) => err instanceof UsageError && message.test(err.message));
+    });
+  }
+});

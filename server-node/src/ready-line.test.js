@@ -1,0 +1,29 @@
+'use strict';
+const { describe, it } = require('node:test');
+const assert = require('node:assert/strict');
+const { readyLine, baseUrl } = require('./ready-line');
+
+describe('READY line', () => {
+  it('brackets IPv6 literals in the base URL and leaves names alone', () => {
+    assert.equal(baseUrl('::1', 8080), 'http://[::1]:8080');
+    assert.equal(baseUrl('127.0.0.1', 0), 'http://127.0.0.1:0');
+    assert.equal(baseUrl('localhost', 1), 'http://localhost:1');
+  });
+
+  it('is "READY <url>" then key=value tokens with contract-shaped keys and no spaces', () => {
+    const line = readyLine({
+      host: '127.0.0.1', port: 4321, heartbeatSeconds: 2.5,
+      broadcastOptions: { disconnect_delay: 5000, response_limit: 131072 },
+    });
+    const [ready, url, ...tokens] = line.split(' ');
+    assert.equal(ready, 'READY');
+    assert.equal(url, 'http://127.0.0.1:4321');
+    for (const token of tokens) assert.match(token, /^[a-z0-9_.-]+=\S+$/);
+    const fields = Object.fromEntries(tokens.map((t) => t.split('=')));
+    assert.equal(fields.heartbeat, '2.5');
+    assert.equal(fields.disconnect_delay_ms, '5000');
+    assert.equal(fields.response_limit, '131072');
+    assert.match(fields.sockjs, /^\d+\.\d+\.\d+$/);
+    assert.match(fields['faye-websocket'], /^\d+\.\d+\.\d+$/);
+  });
+});
