@@ -50,12 +50,14 @@
 
     const plot = $.plot(placeholder, flotData, {
       xaxis: {
+        autoScale: 'none',
         min: 0,
         max: xMax,
         axisLabel: series.RATE_AXES[axisKey].title,
         tickFormatter: (value) => format.rate(value),
       },
       yaxis: {
+        autoScale: 'none',
         min: yRange.min,
         max: yRange.max,
         mode: view.yScale === 'log' ? 'log' : null,

@@ -1,0 +1,112 @@
+// The summary table: every valid run (selected for the charts or not), its
+// environment, the per-level figures the charts plot, and links to its chart
+// page and raw JSON. One <tbody> per run; run cells span its level rows.
+(function (root) {
+  'use strict';
+
+  const { format, summaryFigures, siteData, palette } = root.Sockbench;
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  function lines(...texts) {
+    const cell = el('td');
+    texts.filter((t) => t).forEach((text, i) => {
+      if (i > 0) cell.appendChild(document.createElement('br'));
+      cell.appendChild(i === 0 ? document.createTextNode(text) : el('small', null, text));
+    });
+    return cell;
+  }
+
+  function runCells(run, index, label, selection) {
+    const r = run.result;
+    const s = r.server;
+    const select = el('td', 'select-cell');
+    const checkbox = el('input');
+    checkbox.type = 'checkbox';
+    checkbox.checked = selection.isSelected(run.run_id);
+    checkbox.dataset.runId = run.run_id;
+    checkbox.setAttribute('aria-label', `overlay ${label}`);
+    checkbox.addEventListener('change', () => selection.set(run.run_id, checkbox.checked));
+    const swatch = el('span', 'swatch');
+    swatch.style.background = palette.seriesColor(index);
+    select.append(checkbox, swatch);
+
+    const name = el('td', 'run-cell');
+    const link = el('a', null, label);
+    link.href = siteData.runPageHref(run.run_id);
+    name.append(link, document.createElement('br'), el('small', null, `${format.utcMinute(r.started_at)} · ${r.parameters.profile}`));
+    if (r.warnings.length) name.appendChild(el('div', 'warning-count', `${r.warnings.length} warning(s)`));
+
+    const raw = el('td');
+    const rawLink = el('a', 'raw-link', 'JSON');
+    rawLink.href = run.raw_href;
+    rawLink.title = run.source;
+    raw.appendChild(rawLink);
+
+    return [
+      select,
+      name,
+      lines(`${s.runtime} ${s.runtime_version}`, s.peer ? `${s.name} (peer)` : s.name),
+      lines(s.codec ?? 'n/a', s.mode ?? 'n/a'),
+      lines(r.machine.cpu_model, `${r.machine.cores} cores · ${r.machine.hostname}`),
+      lines(`server ${format.cpuList(r.pinning.server_cpus)} · client ${format.cpuList(r.pinning.client_cpus)}`,
+        r.pinning.shared ? 'shared cores' : 'separate cores'),
+      lines(r.client.transport, `JVM ${r.client.jvm_version}`),
+      raw,
+    ];
+  }
+
+  function levelCells(figure) {
+    const sat = figure.saturation;
+    const satCell = el('td', 'num', sat ? format.rate(sat.received_per_s) : 'none ok');
+    if (sat && sat.client_bound) {
+      satCell.classList.add('attention');
+      satCell.title = 'client-bound: the client, not the server, limited this point';
+      satCell.textContent += ' ✕';
+    }
+    return [
+      el('td', 'num', String(figure.concurrency)),
+      satCell,
+      el('td', 'num', sat ? format.ms(sat.rtt_mean_ms) : '—'),
+      el('td', 'num', format.bytes(figure.peakRssBytes)),
+    ];
+  }
+
+  /**
+   * @param {HTMLTableElement} table with its <thead> in place
+   * @param {object[]} runs every valid run; labels: legend text per run
+   * @param {{isSelected: Function, set: Function}} selection
+   */
+  function renderSummaryTable(table, runs, labels, selection) {
+    table.querySelectorAll('tbody').forEach((body) => body.remove());
+    runs.forEach((run, index) => {
+      const body = el('tbody');
+      body.dataset.runId = run.run_id;
+      if (!selection.isSelected(run.run_id)) body.classList.add('not-selected');
+      const figures = summaryFigures.levelFigures(run.result);
+      const rowCount = Math.max(1, figures.length);
+      figures.forEach((figure, i) => {
+        const row = el('tr');
+        const cells = levelCells(figure);
+        if (i === 0) {
+          const shared = runCells(run, index, labels[index], selection);
+          shared.forEach((cell) => { cell.rowSpan = rowCount; });
+          // Run columns first, then the level figures, then the raw link.
+          const raw = shared.pop();
+          row.append(...shared, ...cells, raw);
+        } else {
+          row.append(...cells);
+        }
+        body.appendChild(row);
+      });
+      table.appendChild(body);
+    });
+  }
+
+  root.Sockbench.summaryTable = { renderSummaryTable };
+})(self);
