@@ -18,7 +18,7 @@ const { closeAllSessions } = require('./sessions');
  * @throws on listen failure (port in use, unknown host), with the system's error
  */
 async function startServer({ host, port, heartbeatSeconds }, logger) {
-  const apps = createApps({ heartbeatMs: Math.round(heartbeatSeconds * 1000), log: logger.sockjs });
+  const apps = createApps({ heartbeatMs: Math.round(heartbeatSeconds * 1000), logger });
   const httpServer = http.createServer();
   // sockjs-node hands anything outside its prefixes to the listeners that were
   // there before it, so these two answer every URL no app claims.
