@@ -14,7 +14,8 @@ const MAX_MESSAGES_PER_FILE = 8;
  * @param {string} schemaPath path of results/schema.json
  * @returns {(data: unknown) => string[]} returns [] for a valid result,
  *   otherwise readable messages such as "/levels/0/points/3/state: must be
- *   equal to one of the allowed values (ok, saturated, overloaded)".
+ *   equal to one of the allowed values (ok, saturated, overloaded)" or
+ *   "(top level): missing required properties machine, client".
  */
 function createResultValidator(schemaPath) {
   const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
@@ -28,20 +29,33 @@ function createResultValidator(schemaPath) {
 }
 
 function describeErrors(errors) {
-  // oneOf failures repeat every branch's complaint; keep the distinct ones.
+  // Missing properties of one object become one line rather than one each,
+  // and oneOf failures repeat every branch's complaint: keep distinct lines.
+  const missingByPath = new Map();
   const messages = [];
   for (const error of errors) {
     const where = error.instancePath || '(top level)';
+    if (error.keyword === 'required') {
+      if (!missingByPath.has(where)) {
+        missingByPath.set(where, []);
+        messages.push({ where, missing: missingByPath.get(where) });
+      }
+      missingByPath.get(where).push(error.params.missingProperty);
+      continue;
+    }
     let text = `${where}: ${error.message}`;
     if (error.keyword === 'enum') text += ` (${error.params.allowedValues.join(', ')})`;
     if (error.keyword === 'const') text += ` (${JSON.stringify(error.params.allowedValue)})`;
     if (!messages.includes(text)) messages.push(text);
   }
-  if (messages.length > MAX_MESSAGES_PER_FILE) {
-    const hidden = messages.length - MAX_MESSAGES_PER_FILE;
-    return [...messages.slice(0, MAX_MESSAGES_PER_FILE), `… and ${hidden} more`];
+  const lines = messages.map((m) => (typeof m === 'string'
+    ? m
+    : `${m.where}: missing required ${m.missing.length > 1 ? 'properties' : 'property'} ${m.missing.join(', ')}`));
+  if (lines.length > MAX_MESSAGES_PER_FILE) {
+    const hidden = lines.length - MAX_MESSAGES_PER_FILE;
+    return [...lines.slice(0, MAX_MESSAGES_PER_FILE), `… and ${hidden} more`];
   }
-  return messages;
+  return lines;
 }
 
 module.exports = { createResultValidator };

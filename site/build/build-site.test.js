@@ -1,0 +1,99 @@
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const { spawnSync } = require('child_process');
+const { buildSite } = require('./build-site');
+const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES } = require('./vendor-files');
+const { SCHEMA_PATH, FIXTURES_DIR, tempDir, realFixtureNames, copyFixture } = require('./test-helpers');
+
+const BUILD_SCRIPT = path.join(__dirname, 'build-site.js');
+
+function buildFrom(t, fixtureNames) {
+  const results = tempDir(t);
+  for (const name of fixtureNames) copyFixture(name, results);
+  const out = path.join(tempDir(t), 'dist');
+  return { results, out, built: buildSite({ results, out, schema: SCHEMA_PATH }) };
+}
+
+function listFiles(dir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()
+    ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`)
+    : [`${prefix}${e.name}`]));
+}
+
+test('the build is self-contained: pages, vendor libraries, raw files, manifest', (t) => {
+  const real = realFixtureNames();
+  const { out, built } = buildFrom(t, [...real, 'invalid-not-json.json']);
+  assert.equal(built.index, path.join(out, 'index.html'));
+
+  for (const [, target] of [...VENDOR_SCRIPTS, ...VENDOR_OTHER_FILES]) {
+    assert.ok(fs.existsSync(path.join(out, 'vendor', target)), `vendor/${target}`);
+  }
+  for (const page of ['index.html', 'run.html']) {
+    const html = fs.readFileSync(path.join(out, page), 'utf8');
+    assert.ok(!html.includes('sockbench:vendor-scripts'), `${page}: placeholder left`);
+    // Every script and stylesheet the page loads is in the build, in flot's order.
+    const refs = [...html.matchAll(/(?:src|href)="([^"#?:]+)"/g)].map((m) => m[1]);
+    for (const ref of refs) assert.ok(fs.existsSync(path.join(out, ref)), `${page} loads missing ${ref}`);
+    const scripts = [...html.matchAll(/<script src="vendor\/([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(scripts, VENDOR_SCRIPTS.map(([, target]) => target));
+    assert.ok(!/https?:\/\//.test(html.replace(/http:\/\/www\.w3\.org[^"]*/g, '')), `${page} refers to the network`);
+  }
+  assert.ok(!listFiles(out).some((f) => f.endsWith('.test.js')), 'unit tests are not published');
+
+  for (const name of [...real, 'invalid-not-json.json']) {
+    assert.ok(fs.readFileSync(path.join(out, 'raw', name)).equals(fs.readFileSync(path.join(FIXTURES_DIR, name))), name);
+  }
+
+  const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.runs.map((r) => r.source).sort(), [...real].sort());
+  assert.ok(manifest.runs.every((r) => r.raw_href === `raw/${r.source}` && !('result' in r)));
+  assert.deepEqual(manifest.errors.map((e) => e.source), ['invalid-not-json.json']);
+
+  const sandbox = { window: {} };
+  vm.runInNewContext(fs.readFileSync(path.join(out, 'data', 'runs.js'), 'utf8'), sandbox);
+  const data = sandbox.window.SOCKBENCH_DATA;
+  assert.equal(data.runs.length, real.length);
+  for (const run of data.runs) {
+    // JSON round trip: objects made in the vm context have that context's prototypes.
+    assert.deepEqual(JSON.parse(JSON.stringify(run.result)), JSON.parse(fs.readFileSync(path.join(FIXTURES_DIR, run.source), 'utf8')));
+  }
+});
+
+test('rebuilding replaces its own output but never a directory it did not make', (t) => {
+  const { results, out } = buildFrom(t, []);
+  fs.writeFileSync(path.join(out, 'stale.txt'), 'old');
+  buildSite({ results, out, schema: SCHEMA_PATH });
+  assert.ok(!fs.existsSync(path.join(out, 'stale.txt')));
+
+  const foreign = tempDir(t);
+  fs.writeFileSync(path.join(foreign, 'precious.txt'), 'keep me');
+  assert.throws(() => buildSite({ results, out: foreign, schema: SCHEMA_PATH }), /refusing to replace/);
+  assert.equal(fs.readFileSync(path.join(foreign, 'precious.txt'), 'utf8'), 'keep me');
+});
+
+test('CLI: prints the index path; usage errors exit 2; a missing results dir exits 1', (t) => {
+  const results = tempDir(t);
+  const out = path.join(tempDir(t), 'dist');
+  const ok = spawnSync(process.execPath, [BUILD_SCRIPT, '--results', results, '--out', out], { encoding: 'utf8' });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(ok.stdout, `site: 0 run(s), 0 file(s) with errors\n${path.join(out, 'index.html')}\n`);
+
+  const typo = spawnSync(process.execPath, [BUILD_SCRIPT, '--result', results], { encoding: 'utf8' });
+  assert.equal(typo.status, 2);
+  assert.match(typo.stderr, /unknown argument: --result\nusage:/);
+  const missingValue = spawnSync(process.execPath, [BUILD_SCRIPT, '--out'], { encoding: 'utf8' });
+  assert.equal(missingValue.status, 2);
+  assert.match(missingValue.stderr, /--out needs a value/);
+
+  const missing = spawnSync(process.execPath, [BUILD_SCRIPT, '--results', path.join(results, 'nope'), '--out', out], { encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /results directory not found/);
+
+  const help = spawnSync(process.execPath, [BUILD_SCRIPT, '--help'], { encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: /);
+});

@@ -1,0 +1,34 @@
+# site/: the static results page (flot), built from result files into site/dist/.
+# Included by the top-level Makefile, which defines ROOT, STAMPS and ensure-debian.
+
+SITE_DIR   := $(ROOT)/site
+SITE_STAMP := $(STAMPS)/setup-site-npm
+# Where `make site` reads result files: RESULTS/*.json and RESULTS/reference/*.json.
+RESULTS    ?= $(ROOT)/results
+
+SETUP_TARGETS += setup-site
+TEST_TARGETS  += test-site
+HELP_LINES    += "make site             build site/dist/ (self-contained static page) from results/ (RESULTS=dir to read elsewhere)"
+HELP_LINES    += "make test-site        build the site from site/test/fixtures and check it in headless Chromium"
+
+.PHONY: setup-site site test-site
+
+# npm packages (flot, jQuery, ajv, playwright-core) plus Debian's chromium for
+# the browser tests; playwright never downloads a browser of its own.
+setup-site: $(SITE_STAMP)
+	@$(call ensure-debian,command -v chromium,chromium)
+
+# npm ci installs exactly package-lock.json; re-run only when it (or package.json) changes.
+$(SITE_STAMP): $(SITE_DIR)/package-lock.json $(SITE_DIR)/package.json | $(STAMPS)
+	@command -v node >/dev/null || { echo "site needs Node >= 18 with npm: install nodejs and npm" >&2; exit 1; }
+	cd $(SITE_DIR) && npm ci --no-audit --no-fund
+	@touch $@
+
+# Building needs only the npm packages, not chromium.
+site: $(SITE_STAMP)
+	node $(SITE_DIR)/build/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
+
+# Unit tests beside the code they test, then the browser tests; files are
+# named explicitly because node --test would also run the helpers in test/.
+test-site: setup-site
+	cd $(SITE_DIR) && node --test build/*.test.js src/js/*.test.js test/*.test.js

@@ -1,0 +1,28 @@
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { logTicks, floor125, ceil125, rttRange } = require('./axis-scale');
+
+test('1-2-5 rounding', () => {
+  assert.equal(floor125(0.73), 0.5);
+  assert.equal(floor125(200), 200);
+  assert.equal(ceil125(201), 500);
+  assert.equal(ceil125(1800), 2000);
+  assert.equal(ceil125(7), 10);
+});
+
+test('logTicks lists 1-2-5 values inside the range', () => {
+  assert.deepEqual(logTicks(0.5, 20), [0.5, 1, 2, 5, 10, 20]);
+});
+
+test('rttRange always shows the threshold with headroom', () => {
+  const log = rttRange([1.2, 40], 200, 'log');
+  assert.equal(log.min, 1);
+  assert.equal(log.max, 500); // 1.5 × 200 = 300 → 500
+  assert.ok(log.ticks.includes(200));
+  const linear = rttRange([3, 2500], 200, 'linear');
+  assert.equal(linear.min, 0);
+  assert.equal(linear.max, 2625);
+  assert.equal(linear.ticks, null);
+  assert.equal(rttRange([], 200, 'log').min, 200);
+});
