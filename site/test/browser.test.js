@@ -57,13 +57,19 @@ function screenshotName(text) {
   return path.join(OUTPUT_DIR, `${text.replace(/[^A-Za-z0-9._-]+/g, '_')}.png`);
 }
 
-/** RTT at x by linear interpolation along the points in ramp order (first crossing). */
-function expectedRttAt(points, field, stat, x) {
+/**
+ * RTT at x along the straight segments between points in ramp order (first
+ * crossing); on a log rate axis the segments are straight in log x.
+ */
+function expectedRttAt(points, field, stat, x, logX) {
+  const f = logX ? Math.log : (v) => v;
   const xy = points.filter((p) => p.rtt_ms[stat] != null).map((p) => [p[field], p.rtt_ms[stat]]);
   for (let i = 0; i + 1 < xy.length; i++) {
     const [x0, y0] = xy[i];
     const [x1, y1] = xy[i + 1];
-    if ((x0 <= x && x <= x1) || (x1 <= x && x <= x0)) return x0 === x1 ? y0 : y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+    if ((x0 <= x && x <= x1) || (x1 <= x && x <= x0)) {
+      return x0 === x1 ? y0 : y0 + ((y1 - y0) * (f(x) - f(x0))) / (f(x1) - f(x0));
+    }
   }
   return null;
 }
@@ -263,7 +269,7 @@ for (const run of realRuns) {
       }
     });
 
-    test('crosshair legend shows the interpolated RTT under the cursor', SLOW, async () => {
+    test('crosshair legend shows the interpolated RTT under the cursor, on linear and log rate axes', SLOW, async () => {
       const page = await openPage(browser);
       try {
         await page.goto(`${server.origin}/fixtures/run.html?run=${encodeURIComponent(r.run_id)}`);
@@ -271,19 +277,31 @@ for (const run of realRuns) {
         const level = r.levels.find((l) => l.points.filter((p) => p.rtt_ms.mean != null).length >= 2);
         assert.ok(level, 'the fixture needs a level with two measured points');
         const points = level.points.filter((p) => p.rtt_ms.mean != null);
-        // Aim between the first two points, where the curve is defined.
-        const x = (points[0].sent_per_s + points[1].sent_per_s) / 2;
-        const y = (points[0].rtt_ms.mean + points[1].rtt_ms.mean) / 2;
-        await page.locator('#chart-sent').scrollIntoViewIfNeeded();
-        const target = await page.evaluate(pointOnPage, ['chart-sent', x, y]);
-        await page.mouse.move(target.clientX, target.clientY);
         const valueCell = page.locator(`#legend-sent li[data-key="${level.concurrency}"] .legend-value`);
-        await page.waitForFunction(() => /msgs\/s sent/.test(document.querySelector('#legend-sent .legend-caption').textContent));
-        const shown = msFromText(await valueCell.innerText());
-        const expected = expectedRttAt(level.points, 'sent_per_s', 'mean', target.dataX);
-        assert.ok(expected != null && shown != null, `value cell: "${await valueCell.innerText()}"`);
-        assert.ok(Math.abs(shown - expected) <= Math.max(0.01, expected * 0.01), `shown ${shown} ms, expected ${expected} ms`);
-        await page.screenshot({ path: screenshotName(`run-${r.run_id}`), fullPage: true });
+        // Aim between the first two points, where the curve is defined, on a linear then a log rate axis.
+        for (const logX of [false, true]) {
+          if (logX) {
+            await page.mouse.move(2, 2);
+            await page.selectOption('#x-scale-selector', 'log');
+            assert.match(await page.evaluate(() => location.search), /xscale=log/);
+            assert.equal(await page.evaluate(() => window.jQuery('#chart-sent').data('plot').getAxes().xaxis.options.mode), 'log');
+            assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent on a log rate axis');
+          }
+          const x = logX
+            ? Math.sqrt(points[0].sent_per_s * points[1].sent_per_s)
+            : (points[0].sent_per_s + points[1].sent_per_s) / 2;
+          const y = (points[0].rtt_ms.mean + points[1].rtt_ms.mean) / 2;
+          await page.locator('#chart-sent').scrollIntoViewIfNeeded();
+          const target = await page.evaluate(pointOnPage, ['chart-sent', x, y]);
+          await page.mouse.move(target.clientX, target.clientY);
+          await page.waitForFunction(() => /msgs\/s sent/.test(document.querySelector('#legend-sent .legend-caption').textContent));
+          const shown = msFromText(await valueCell.innerText());
+          const expected = expectedRttAt(level.points, 'sent_per_s', 'mean', target.dataX, logX);
+          assert.ok(expected != null && shown != null, `value cell: "${await valueCell.innerText()}"`);
+          assert.ok(Math.abs(shown - expected) <= Math.max(0.01, expected * 0.01),
+            `${logX ? 'log' : 'linear'} axis: shown ${shown} ms, expected ${expected} ms`);
+          if (!logX) await page.screenshot({ path: screenshotName(`run-${r.run_id}`), fullPage: true });
+        }
 
         await page.mouse.move(2, 2);
         await page.waitForFunction(() => /Hover/.test(document.querySelector('#legend-sent .legend-caption').textContent));

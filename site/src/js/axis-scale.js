@@ -51,5 +51,19 @@
     return { min, max, ticks: logTicks(min, max) };
   }
 
-  return { logTicks, floor125, ceil125, rttRange };
+  /**
+   * Range of a message-rate x axis (msgs/s). Linear starts at 0; log spans
+   * the positive rates (a rate of 0 cannot be placed on it).
+   * @returns {{min: number, max: number, ticks: number[]|null}}
+   */
+  function rateRange(values, scale) {
+    const positive = values.filter((v) => v > 0);
+    const top = Math.max(1, ...positive);
+    if (scale !== 'log') return { min: 0, max: top * 1.03, ticks: null };
+    const min = floor125(Math.min(top, ...positive));
+    const max = ceil125(top);
+    return { min, max, ticks: logTicks(min, max) };
+  }
+
+  return { logTicks, floor125, ceil125, rttRange, rateRange };
 });

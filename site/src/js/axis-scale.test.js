@@ -1,7 +1,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { logTicks, floor125, ceil125, rttRange } = require('./axis-scale');
+const { logTicks, floor125, ceil125, rttRange, rateRange } = require('./axis-scale');
 
 test('1-2-5 rounding', () => {
   assert.equal(floor125(0.73), 0.5);
@@ -25,4 +25,10 @@ test('rttRange always shows the threshold with headroom', () => {
   assert.equal(linear.max, 2625);
   assert.equal(linear.ticks, null);
   assert.equal(rttRange([], 200, 'log').min, 200);
+});
+
+test('rateRange: linear from 0, log over the positive rates at 1-2-5 ticks', () => {
+  assert.deepEqual(rateRange([0, 40, 1000], 'linear'), { min: 0, max: 1030, ticks: null });
+  assert.deepEqual(rateRange([0, 40, 1000], 'log'), { min: 20, max: 1000, ticks: [20, 50, 100, 200, 500, 1000] });
+  assert.deepEqual(rateRange([], 'log'), { min: 1, max: 1, ticks: [1] });
 });

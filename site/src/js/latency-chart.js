@@ -12,7 +12,7 @@
    * @param {HTMLElement} placeholder sized element flot draws into
    * @param {HTMLElement} legendContainer element for the legend
    * @param {{result: object, axisKey: 'sent'|'received', statKey: string,
-   *          yScale: 'log'|'linear', hiddenLevels: Set<number>,
+   *          yScale: 'log'|'linear', xScale: 'log'|'linear', hiddenLevels: Set<number>,
    *          onToggleLevel: (concurrency: number, visible: boolean) => void}} view
    * @returns {object} the flot plot
    */
@@ -46,13 +46,15 @@
     // Axes span every level, hidden or not, so toggling a series never rescales.
     const allPoints = levels.flatMap((l) => l.data);
     const yRange = axisScale.rttRange(allPoints.map((p) => p[1]), thresholdMs, view.yScale);
-    const xMax = Math.max(1, ...allPoints.map((p) => p[0])) * 1.03;
+    const xRange = axisScale.rateRange(allPoints.map((p) => p[0]), view.xScale);
 
     const plot = $.plot(placeholder, flotData, {
       xaxis: {
         autoScale: 'none',
-        min: 0,
-        max: xMax,
+        min: xRange.min,
+        max: xRange.max,
+        mode: view.xScale === 'log' ? 'log' : null,
+        ticks: xRange.ticks,
         axisLabel: series.RATE_AXES[axisKey].title,
         tickFormatter: (value) => format.rate(value),
       },
@@ -94,11 +96,11 @@
           : 'no client-bound points'),
       ],
     });
-    bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat);
+    bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat, view.xScale === 'log');
     return plot;
   }
 
-  function bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat) {
+  function bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat, logX) {
     const $placeholder = plot.getPlaceholder();
     const xAxis = plot.getAxes().xaxis;
     const rateWord = axisKey === 'sent' ? 'sent' : 'received';
@@ -110,7 +112,7 @@
       }
       const values = new Map();
       for (const level of visibleLevels) {
-        const y = series.interpolateAt(level.data, pos.x);
+        const y = series.interpolateAt(level.data, pos.x, { logX });
         values.set(String(level.concurrency), y == null ? 'out of range' : format.ms(y));
       }
       legend.showValues(`${stat.name} RTT at ${format.rate(pos.x)} msgs/s ${rateWord}`, values);

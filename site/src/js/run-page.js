@@ -9,13 +9,15 @@
   function readView(params) {
     const statKey = series.RTT_STATS.some((s) => s.key === params.get('stat')) ? params.get('stat') : 'mean';
     const yScale = params.get('scale') === 'linear' ? 'linear' : 'log';
-    return { statKey, yScale, hiddenLevels: new Set() };
+    const xScale = params.get('xscale') === 'log' ? 'log' : 'linear';
+    return { statKey, yScale, xScale, hiddenLevels: new Set() };
   }
 
   function writeView(runId, view) {
     const params = new URLSearchParams({ run: runId });
     if (view.statKey !== 'mean') params.set('stat', view.statKey);
     if (view.yScale !== 'log') params.set('scale', view.yScale);
+    if (view.xScale !== 'linear') params.set('xscale', view.xScale);
     root.history.replaceState(null, '', `?${params}`);
   }
 
@@ -84,6 +86,7 @@
             axisKey: chart.axisKey,
             statKey: view.statKey,
             yScale: view.yScale,
+            xScale: view.xScale,
             hiddenLevels: view.hiddenLevels,
             // The two charts show the same levels, so hiding one hides it in both.
             onToggleLevel: (concurrency, visible) => {
@@ -94,9 +97,12 @@
       }
     };
     fillStatSelector(document.getElementById('stat-selector'), view, redraw);
-    const scale = document.getElementById('scale-selector');
-    scale.value = view.yScale;
-    scale.addEventListener('change', () => { view.yScale = scale.value; redraw(); });
+    const yScale = document.getElementById('scale-selector');
+    yScale.value = view.yScale;
+    yScale.addEventListener('change', () => { view.yScale = yScale.value; redraw(); });
+    const xScale = document.getElementById('x-scale-selector');
+    xScale.value = view.xScale;
+    xScale.addEventListener('change', () => { view.xScale = xScale.value; redraw(); });
     redraw();
   }
 

@@ -54,20 +54,26 @@
   }
 
   /**
-   * Linear interpolation of a polyline at x, for the crosshair legend.
-   * Points are in ramp order, not sorted by x: past saturation the received
-   * rate can fall back, so a vertical line may cross the curve twice. The
-   * first crossing (the lower load) is the one reported.
+   * Interpolation of a polyline at x, for the crosshair legend: straight
+   * between neighbouring points as drawn, so on a log x axis the fraction is
+   * taken in log x (`logX`). Points are in ramp order, not sorted by x: past
+   * saturation the received rate can fall back, so a vertical line may cross
+   * the curve twice. The first crossing (the lower load) is the one reported.
+   * @param {number[][]} data [x, y] pairs
+   * @param {number} x
+   * @param {{logX?: boolean}} [options]
    * @returns {number|null} null when x is outside the series' x range.
    */
-  function interpolateAt(data, x) {
+  function interpolateAt(data, x, options) {
+    const scale = options && options.logX ? Math.log : (v) => v;
     for (let i = 0; i < data.length; i++) {
       const [x0, y0] = data[i];
       if (x0 === x) return y0;
       if (i + 1 === data.length) break;
       const [x1, y1] = data[i + 1];
       if ((x0 < x && x < x1) || (x1 < x && x < x0)) {
-        return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+        const fraction = (scale(x) - scale(x0)) / (scale(x1) - scale(x0));
+        return y0 + (y1 - y0) * fraction;
       }
     }
     return null;

@@ -50,3 +50,9 @@ test('interpolateAt: when the curve folds back, the first crossing (lower load) 
   assert.equal(interpolateAt(folded, 20), 2);
   assert.equal(interpolateAt(folded, 25), 2.5);
 });
+
+test('interpolateAt on a log x axis follows the straight segment drawn in log space', () => {
+  const line = [[10, 0], [1000, 100]];
+  assert.ok(Math.abs(interpolateAt(line, 100, { logX: true }) - 50) < 1e-9);
+  assert.equal(interpolateAt(line, 100), 100 * (90 / 990));
+});
