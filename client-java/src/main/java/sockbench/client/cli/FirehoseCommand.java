@@ -1,0 +1,123 @@
+package sockbench.client.cli;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import sockbench.client.engine.Engine;
+import sockbench.client.engine.Target;
+import sockbench.client.engine.Transport;
+import sockbench.client.firehose.FirehoseCount;
+import sockbench.client.sampling.ProcFiles;
+
+/**
+ * The client self-test: starts the firehose sender as a child process pinned with
+ * {@code taskset} (default CPU 0) and measures how many messages/s this process receives
+ * through the real receive path. Pin this process yourself, e.g. {@code taskset -c 1 java -jar ...}.
+ */
+@Command(name = "firehose", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Client self-test: a pinned sender writes pre-built SockJS frames as fast as it can to N",
+            "connections; this process counts them through the real receive path and prints msgs/s, CPU and RSS.",
+            "Run it pinned: taskset -c 1 java -jar sockbench-client.jar firehose"})
+public final class FirehoseCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--connections", paramLabel = "N,N,...", split = ",", defaultValue = "100,1000,5000",
+            description = "Connection counts to measure, each 1..20000. Default: ${DEFAULT-VALUE}.")
+    List<Integer> connections;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Counting window per connection count, seconds, > 0. Default: ${DEFAULT-VALUE}.")
+    double durationS;
+
+    @Option(names = "--settle", paramLabel = "SECONDS", defaultValue = "2",
+            description = "Time after connecting before the window opens, seconds, >= 0. Default: ${DEFAULT-VALUE}.")
+    double settleS;
+
+    @Option(names = "--sender-cpus", paramLabel = "LIST", defaultValue = "0",
+            description = "CPU list for the sender's taskset (empty: do not pin). Default: ${DEFAULT-VALUE}.")
+    String senderCpus;
+
+    @Option(names = "--messages-per-frame", paramLabel = "N", defaultValue = "1",
+            description = "Messages per a[...] frame the sender writes, 1..1000. Default: ${DEFAULT-VALUE}.")
+    int messagesPerFrame;
+
+    @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
+            description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
+    int payloadBytes;
+
+    @Option(names = "--io-threads", paramLabel = "N",
+            description = "Client I/O threads, 1..64. Default: the number of CPUs this process may use (at most 8).")
+    Integer ioThreads;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(durationS > 0) || settleS < 0 || messagesPerFrame < 1 || messagesPerFrame > 1000
+                || payloadBytes < 1 || payloadBytes > 65536
+                || connections.stream().anyMatch(n -> n < 1 || n > 20000)) {
+            throw new ParameterException(spec.commandLine(), "an option is out of range (see --help)");
+        }
+        List<Integer> cpus = ProcFiles.allowedCpus("self");
+        int threads = ioThreads != null ? ioThreads : Math.max(1, Math.min(8, cpus.isEmpty()
+                ? Runtime.getRuntime().availableProcessors() : cpus.size()));
+        Process sender = startSender();
+        try {
+            String url = readReady(sender) + "/broadcast";
+            System.err.printf("firehose: sender pid %d on CPUs %s, client pid %d on CPUs %s, %d I/O thread(s), %d msg/frame, %d-byte payloads%n",
+                    sender.pid(), senderCpus.isBlank() ? "(not pinned)" : senderCpus, ProcessHandle.current().pid(),
+                    cpus, threads, messagesPerFrame, payloadBytes);
+            List<FirehoseCount.Result> results = new ArrayList<>();
+            try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), threads, 30_000_000_000L, 200)) {
+                long epoch = 1;
+                for (int n : connections) {
+                    FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, epoch++);
+                    results.add(r);
+                    System.err.printf(Locale.ROOT, "firehose: N=%d done: %.0f msgs/s%n", n, r.receivedPerS());
+                }
+            }
+            System.out.println("| connections | connected | msgs/s received | client CPU % | client RSS MiB | parse errors | wire bytes/msg |");
+            System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+            for (FirehoseCount.Result r : results) {
+                System.out.printf(Locale.ROOT, "| %d | %d | %,.0f | %.0f | %.0f | %d | %.1f |%n", r.connections(), r.connected(),
+                        r.receivedPerS(), r.clientCpuPct(), r.clientRssBytes() / 1048576.0, r.malformed(), r.bytesPerMessage());
+            }
+            return 0;
+        } finally {
+            sender.destroy();
+            sender.waitFor();
+        }
+    }
+
+    private Process startSender() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String jar = new File(FirehoseCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
+        List<String> cmd = new ArrayList<>();
+        if (!senderCpus.isBlank()) {
+            cmd.addAll(List.of("taskset", "-c", senderCpus));
+        }
+        cmd.addAll(List.of(java, "-cp", jar, Main.class.getName(), "firehose-sender",
+                "--messages-per-frame", Integer.toString(messagesPerFrame),
+                "--payload-bytes", Integer.toString(payloadBytes)));
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static String readReady(Process p) throws Exception {
+        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = r.readLine();
+        if (line == null || !line.startsWith("READY ")) {
+            throw new IllegalStateException("firehose sender did not start (got: " + line + ")");
+        }
+        return line.split(" ")[1];
+    }
+}

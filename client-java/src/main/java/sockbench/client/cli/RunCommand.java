@@ -1,0 +1,341 @@
+package sockbench.client.cli;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import sockbench.client.bench.ClientInfo;
+import sockbench.client.bench.ReadyLine;
+import sockbench.client.bench.RunResult;
+import sockbench.client.bench.ServerInfo;
+import sockbench.client.bench.Sweep;
+import sockbench.client.bench.SweepSettings;
+import sockbench.client.engine.Engine;
+import sockbench.client.engine.Target;
+import sockbench.client.engine.Transport;
+import sockbench.client.output.JsonResultWriter;
+import sockbench.client.output.LegacyCsvWriter;
+import sockbench.client.output.LegacyFlotWriter;
+import sockbench.client.output.Progress;
+import sockbench.client.plan.Profile;
+import sockbench.client.plan.Ramp;
+import sockbench.client.plan.SweepPlan;
+import sockbench.client.sampling.MachineInfo;
+import sockbench.client.sampling.ProcFiles;
+import sockbench.client.sampling.ProcessSampler;
+import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.Thresholds;
+
+/** The benchmark: sweep one server and write the result file. */
+@Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Ramps the broadcast message rate against one SockJS server, concurrency level by level,",
+            "until the server saturates; writes a sockbench.result/1 JSON file (see results/README.md).",
+            "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender."
+        })
+public final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--url", paramLabel = "URL",
+            description = "SockJS app URL of the server, e.g. http://127.0.0.1:8080/broadcast (required).")
+    String url;
+
+    @Option(names = "--transport", paramLabel = "sockjs|raw", defaultValue = "sockjs",
+            description = "sockjs: framed /<prefix>/<3 digits>/<session>/websocket; raw: /<prefix>/websocket. Default: ${DEFAULT-VALUE}.")
+    String transport;
+
+    @Option(names = "--profile", paramLabel = "NAME", defaultValue = "standard",
+            description = "smoke, quick, standard, legacy or full (see client-java/README.md). Default: ${DEFAULT-VALUE}.")
+    String profile;
+
+    @Option(names = "--out", paramLabel = "FILE",
+            description = "Result JSON file. Default: results/<date>-<server>-<runtime>-<codec>-<mode>.json.")
+    Path out;
+
+    @Option(names = "--levels", paramLabel = "N,N,...", split = ",",
+            description = "Concurrency levels (connections, each >= 1), overriding the profile's.")
+    List<Integer> levels;
+
+    @Option(names = "--ramp", paramLabel = "geometric|additive", description = "Rate ramp, overriding the profile's (profile becomes 'custom').")
+    String ramp;
+
+    @Option(names = "--rate-factor", paramLabel = "X", description = "Geometric ramp multiplier, > 1 (profile becomes 'custom').")
+    Double rateFactor;
+
+    @Option(names = "--start-rate", paramLabel = "MSG/S", description = "First target rate of each level, messages/s sent by all clients together, > 0 (profile becomes 'custom').")
+    Double startRate;
+
+    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom').")
+    Double maxRate;
+
+    @Option(names = "--step", paramLabel = "SECONDS", description = "Measured window per point, seconds, > 0 (profile becomes 'custom').")
+    Double stepS;
+
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Minimum pause after each window, seconds, >= 0 (profile becomes 'custom').")
+    Double settleS;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom').")
+    Double warmupS;
+
+    @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
+            description = "Payload string size, bytes (ASCII characters), 1..65536; longer if the header needs it. Default: ${DEFAULT-VALUE}.")
+    int payloadBytes;
+
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Per-connection limit for TCP connect + handshake (+ SockJS 'o'), seconds, > 0. Default: ${DEFAULT-VALUE}.")
+    double connectTimeoutS;
+
+    @Option(names = "--connect-concurrency", paramLabel = "N", defaultValue = "100",
+            description = "Connections being opened at once, >= 1 (keeps the server's listen backlog from overflowing). Default: ${DEFAULT-VALUE}.")
+    int connectConcurrency;
+
+    @Option(names = "--io-threads", paramLabel = "N",
+            description = "I/O threads driving the connections, 1..64. Default: the number of CPUs this process may use (at most 8).")
+    Integer ioThreads;
+
+    @Option(names = "--ok-mean-ms", paramLabel = "MS", defaultValue = "200",
+            description = "A point is ok while its mean corrected RTT is below this, ms. Default: ${DEFAULT-VALUE}.")
+    double okMeanMs;
+
+    @Option(names = "--overload-mean-ms", paramLabel = "MS", defaultValue = "1500",
+            description = "Mean corrected RTT at or above this makes a point overloaded, ms. Default: ${DEFAULT-VALUE}.")
+    double overloadMeanMs;
+
+    @Option(names = "--overload-timeout-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "A message not back within this makes a point overloaded, ms. Default: ${DEFAULT-VALUE}.")
+    double overloadTimeoutMs;
+
+    @Option(names = "--server-pid", paramLabel = "PID",
+            description = "Server process id: samples its CPU % and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
+    Long serverPid;
+
+    @Option(names = "--server-ready", paramLabel = "LINE",
+            description = "The server's READY line, verbatim; its key=value tokens go to server.ready and give name/runtime/version/codec/mode.")
+    String serverReady;
+
+    @Option(names = "--server-name", paramLabel = "NAME", description = "Server implementation name (overrides the READY line's 'server').")
+    String serverName;
+
+    @Option(names = "--server-runtime", paramLabel = "NAME", description = "Server runtime: cpython, pypy, node (overrides the READY line's 'runtime').")
+    String serverRuntime;
+
+    @Option(names = "--peer", description = "The server is a third-party reference implementation (server.peer = true).")
+    boolean peer;
+
+    @Option(names = "--label", paramLabel = "TEXT", description = "Legend label. Default: '<server> · <runtime> <version> · <codec> · <mode>'.")
+    String label;
+
+    @Option(names = "--legacy-csv", paramLabel = "FILE", description = "Also write the original CSV (concurrency,rate,n,min,mean,max,stdev; uncorrected RTT, ms).")
+    Path legacyCsv;
+
+    @Option(names = "--legacy-flot-sent", paramLabel = "FILE", description = "Also write the original flot JSON of sent/s per target rate.")
+    Path legacyFlotSent;
+
+    @Option(names = "--legacy-flot-received", paramLabel = "FILE", description = "Also write the original flot JSON of received/s per target rate.")
+    Path legacyFlotReceived;
+
+    @Override
+    public Integer call() throws Exception {
+        if (url == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--url=URL'");
+        }
+        Transport tr = parseEnum(Transport.class, transport, "--transport");
+        Target target;
+        try {
+            target = new Target(url, tr);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--url: " + e.getMessage());
+        }
+        SweepPlan plan = buildPlan();
+        Thresholds thresholds;
+        try {
+            thresholds = new Thresholds(okMeanMs, overloadMeanMs, overloadTimeoutMs, 0.95, 0.9);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (payloadBytes < 1 || payloadBytes > 65536) {
+            throw new ParameterException(spec.commandLine(), "--payload-bytes must be 1..65536");
+        }
+        if (!(connectTimeoutS > 0) || connectConcurrency < 1) {
+            throw new ParameterException(spec.commandLine(), "--connect-timeout must be > 0 and --connect-concurrency >= 1");
+        }
+        ReadyLine ready = null;
+        if (serverReady != null) {
+            try {
+                ready = ReadyLine.parse(serverReady);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--server-ready: " + e.getMessage());
+            }
+        }
+        List<Integer> clientCpus = ProcFiles.allowedCpus("self");
+        int cores = clientCpus.isEmpty() ? Runtime.getRuntime().availableProcessors() : clientCpus.size();
+        int threads = ioThreads != null ? ioThreads : Math.min(8, cores);
+        if (threads < 1 || threads > 64) {
+            throw new ParameterException(spec.commandLine(), "--io-threads must be 1..64");
+        }
+
+        ServerInfo server = serverInfo(ready, target);
+        ClientInfo client = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
+                System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
+        SweepSettings settings = new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, cores);
+        MachineInfo machine = MachineInfo.read();
+        Instant started = Instant.now();
+        String runId = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started)
+                + "-" + server.name() + "-" + server.runtime() + "-" + orNa(server.codec()) + "-" + orNa(server.mode());
+        String legend = label != null ? label : defaultLabel(server);
+        Path outFile = out != null ? out : Path.of("results", DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC)
+                .format(started) + "-" + server.name() + "-" + server.runtime() + "-" + orNa(server.codec())
+                + "-" + orNa(server.mode()) + ".json");
+
+        List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+        if (!server.cpus().isEmpty() && clientCpus.stream().anyMatch(server.cpus()::contains)) {
+            warnings.add("client CPUs " + clientCpus + " overlap server CPUs " + server.cpus()
+                    + ": the client competes with the server for CPU");
+        }
+        if (serverPid != null && server.cpus().isEmpty()) {
+            warnings.add("could not read /proc/" + serverPid + "/status: server CPUs unknown");
+        }
+        Progress progress = new Progress(System.err);
+        JsonResultWriter json = new JsonResultWriter();
+        CountDownLatch finished = new CountDownLatch(1);
+
+        try (Engine engine = new Engine(target, threads, (long) (connectTimeoutS * 1e9), connectConcurrency);
+             ProcessSampler serverSampler = serverPid == null ? null : new ProcessSampler(Long.toString(serverPid), 100)) {
+            if (serverSampler != null && serverSampler.latest() == null) {
+                warnings.add("server pid " + serverPid + " is not readable in /proc: server CPU and RSS are null");
+            }
+            Sweep sweep = new Sweep(engine, settings, serverSampler, progress, warnings, levelsSoFar -> {
+                try {
+                    json.writeFile(result(runId, legend, started, machine, client, server, settings, levelsSoFar, warnings), outFile);
+                } catch (java.io.IOException e) {
+                    System.err.println("sockbench: cannot write partial result " + outFile + ": " + e.getMessage());
+                }
+            });
+            // Ctrl-C / SIGTERM: finish the current point, write what we have, then exit.
+            Thread hook = new Thread(() -> {
+                sweep.abort();
+                try {
+                    finished.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    // exiting anyway
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            List<LevelResult> levelResults;
+            try {
+                levelResults = sweep.run();
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException ignored) {
+                    // shutting down already
+                }
+            }
+            RunResult result = result(runId, legend, started, machine, client, server, settings, levelResults, warnings);
+            if (result.anyClientBound()) {
+                warnings.add(0, "CLIENT-BOUND points present: the client could not keep its schedule or used >= 90% of its CPUs; "
+                        + "those points measure the client, not the server");
+                result = result(runId, legend, started, machine, client, server, settings, levelResults, warnings);
+            }
+            json.writeFile(result, outFile);
+            if (legacyCsv != null) {
+                new LegacyCsvWriter().writeFile(result, legacyCsv);
+            }
+            if (legacyFlotSent != null) {
+                new LegacyFlotWriter(LegacyFlotWriter.Series.SENT).writeFile(result, legacyFlotSent);
+            }
+            if (legacyFlotReceived != null) {
+                new LegacyFlotWriter(LegacyFlotWriter.Series.RECEIVED).writeFile(result, legacyFlotReceived);
+            }
+            progress.warnings(result.warnings(), result.anyClientBound());
+            System.err.println("sockbench: wrote " + outFile);
+            return 0;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private static RunResult result(String runId, String label, Instant started, MachineInfo machine, ClientInfo client,
+                                    ServerInfo server, SweepSettings settings, List<LevelResult> levels,
+                                    List<String> warnings) {
+        List<String> w;
+        synchronized (warnings) {
+            w = List.copyOf(new java.util.LinkedHashSet<>(warnings));
+        }
+        return new RunResult(runId, label, started, Instant.now(), machine, client, server, settings, levels, w);
+    }
+
+    private SweepPlan buildPlan() {
+        Profile base = parseEnum(Profile.class, profile, "--profile");
+        SweepPlan p = base.plan();
+        boolean custom = ramp != null || rateFactor != null || startRate != null || maxRate != null
+                || stepS != null || settleS != null || warmupS != null;
+        Ramp r = ramp != null ? parseEnum(Ramp.class, ramp, "--ramp") : p.ramp();
+        double factor = rateFactor != null ? rateFactor : (p.ramp() == Ramp.GEOMETRIC ? p.rateFactor() : 1.25);
+        try {
+            return new SweepPlan(custom ? "custom" : p.profile(), levels != null ? levels : p.levels(), r, factor,
+                    startRate != null ? startRate : p.startRate(), stepS != null ? stepS : p.stepS(),
+                    settleS != null ? settleS : p.settleS(), warmupS != null ? warmupS : p.warmupS(),
+                    maxRate != null ? maxRate : p.maxRate());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private ServerInfo serverInfo(ReadyLine ready, Target target) {
+        Map<String, String> values = ready == null ? Map.of() : ready.values();
+        String name = serverName != null ? serverName : values.getOrDefault("server", "unknown");
+        String runtime = serverRuntime != null ? serverRuntime : values.getOrDefault("runtime", "unknown");
+        String version = values.getOrDefault("runtime_version", "unknown");
+        List<Integer> cpus = serverPid == null ? List.of() : ProcFiles.allowedCpus(Long.toString(serverPid));
+        return new ServerInfo(name, peer, runtime, version, values.get("codec"), values.get("mode"), target.url(),
+                serverPid, cpus, new LinkedHashMap<>(values));
+    }
+
+    private static String defaultLabel(ServerInfo s) {
+        StringBuilder b = new StringBuilder(s.name()).append(" · ").append(s.runtime());
+        if (!"unknown".equals(s.runtimeVersion())) {
+            b.append(' ').append(s.runtimeVersion());
+        }
+        if (s.codec() != null) {
+            b.append(" · ").append(s.codec());
+        }
+        if (s.mode() != null) {
+            b.append(" · ").append(s.mode());
+        }
+        return b.toString();
+    }
+
+    private static String orNa(String s) {
+        return s == null ? "na" : s;
+    }
+
+    private <E extends Enum<E>> E parseEnum(Class<E> type, String value, String option) {
+        try {
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            List<String> names = new ArrayList<>();
+            for (E c : type.getEnumConstants()) {
+                names.add(c.name().toLowerCase(Locale.ROOT));
+            }
+            throw new ParameterException(spec.commandLine(), option + ": '" + value + "' is not one of " + names);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package sockbench.client.engine;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * The connection engine: a fixed number of I/O threads ({@link IoLoop}), each a selector driving
+ * its share of the connections, however many there are. Thread count does not grow with N, so
+ * 5,000 connections cost 5,000 sockets and small buffers, not 10,000 thread stacks.
+ *
+ * <p>Used by one controller thread: open a level's connections, run points, close them.
+ */
+public final class Engine implements AutoCloseable {
+
+    private final List<IoLoop> loops = new ArrayList<>();
+    private final long originNs = System.nanoTime();
+
+    /**
+     * @param target            where to connect and with which transport
+     * @param ioThreads         number of I/O threads, ≥ 1
+     * @param connectTimeoutNs  per-connection limit for TCP connect + handshake (+ SockJS "o"), nanoseconds
+     * @param connectConcurrency connections being opened at once across all threads, ≥ 1 (protects the
+     *                          server's listen backlog from a SYN flood)
+     */
+    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency) throws IOException {
+        if (ioThreads < 1) {
+            throw new IllegalArgumentException("ioThreads must be >= 1");
+        }
+        int perLoop = Math.max(1, connectConcurrency / ioThreads);
+        for (int i = 0; i < ioThreads; i++) {
+            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop));
+        }
+        loops.forEach(IoLoop::start);
+    }
+
+    public int ioThreads() {
+        return loops.size();
+    }
+
+    /**
+     * Opens {@code n} connections (client ids 0..n-1, client i on thread i mod threads) and waits
+     * until each has opened, failed or timed out.
+     *
+     * @param overallTimeoutNs give up waiting after this long (connections still opening then count as failed)
+     */
+    public ConnectProgress open(int n, long overallTimeoutNs) throws InterruptedException {
+        ConnectProgress progress = new ConnectProgress(n);
+        List<List<Integer>> shares = new ArrayList<>();
+        for (int i = 0; i < loops.size(); i++) {
+            shares.add(new ArrayList<>());
+        }
+        for (int id = 0; id < n; id++) {
+            shares.get(id % loops.size()).add(id);
+        }
+        for (int i = 0; i < loops.size(); i++) {
+            IoLoop loop = loops.get(i);
+            List<Integer> share = shares.get(i);
+            loop.submit(() -> loop.openConnections(share, progress));
+        }
+        long deadline = System.nanoTime() + overallTimeoutNs;
+        while (!progress.done() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        if (!progress.done()) {
+            int missing = n - progress.connected() - progress.failed();
+            for (int i = 0; i < missing; i++) {
+                progress.fail("level did not finish opening in time");
+            }
+        }
+        return progress;
+    }
+
+    /**
+     * Starts a point over the connections open now: they get slots 0..open-1 in client-id order
+     * (so phases interleave across threads), and every thread follows the schedule from now on.
+     *
+     * @param scheduleForClients builds the schedule given the number of open connections
+     * @return the schedule started
+     */
+    public PointSchedule start(java.util.function.IntFunction<PointSchedule> scheduleForClients) {
+        List<List<Integer>> idsPerLoop = runOnAll(IoLoop::openClientIds);
+        List<Integer> all = new ArrayList<>();
+        idsPerLoop.forEach(all::addAll);
+        java.util.Collections.sort(all);
+        PointSchedule schedule = scheduleForClients.apply(Math.max(1, all.size()));
+        for (int i = 0; i < loops.size(); i++) {
+            IoLoop loop = loops.get(i);
+            List<Integer> ids = idsPerLoop.get(i);
+            int[] slots = new int[ids.size()];
+            for (int k = 0; k < slots.length; k++) {
+                slots[k] = java.util.Collections.binarySearch(all, ids.get(k));
+            }
+            loop.submit(() -> loop.startSchedule(schedule, ids, slots));
+        }
+        runOnAll(loop -> null); // wait until every thread has it
+        return schedule;
+    }
+
+    /** Counts so far (without histograms), merged over threads. */
+    public PointCounters poll() {
+        PointCounters total = new PointCounters();
+        for (PointCounters c : runOnAll(loop -> loop.snapshot(false))) {
+            total.add(c);
+        }
+        return total;
+    }
+
+    /** Ends the point and returns everything it counted, histograms included. */
+    public PointCounters finish() {
+        PointCounters total = new PointCounters();
+        for (PointCounters c : runOnAll(IoLoop::finishSchedule)) {
+            total.add(c);
+        }
+        return total;
+    }
+
+    /** Connections of the level still open. */
+    public int openConnections() {
+        int n = 0;
+        for (Integer c : runOnAll(IoLoop::openCount)) {
+            n += c;
+        }
+        return n;
+    }
+
+    /** Closes the level's connections: a polite close frame, then after {@code graceMs} a hard close. */
+    public void closeAll(long graceMs) throws InterruptedException {
+        runOnAll(loop -> {
+            loop.closeAll(false);
+            return null;
+        });
+        long deadline = System.nanoTime() + graceMs * 1_000_000;
+        while (System.nanoTime() < deadline && openConnections() > 0) {
+            Thread.sleep(10);
+        }
+        runOnAll(loop -> {
+            loop.closeAll(true);
+            return null;
+        });
+    }
+
+    /** The engine's clock origin (payload times are relative to it), nanoTime. */
+    public long originNs() {
+        return originNs;
+    }
+
+    private <T> List<T> runOnAll(Function<IoLoop, T> action) {
+        List<CompletableFuture<T>> futures = new ArrayList<>();
+        for (IoLoop loop : loops) {
+            CompletableFuture<T> f = new CompletableFuture<>();
+            loop.submit(() -> {
+                try {
+                    f.complete(action.apply(loop));
+                } catch (RuntimeException e) {
+                    f.completeExceptionally(e);
+                }
+            });
+            futures.add(f);
+        }
+        List<T> out = new ArrayList<>();
+        for (CompletableFuture<T> f : futures) {
+            try {
+                out.add(f.get(10, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for an I/O thread", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("I/O thread did not answer: " + e, e);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        loops.forEach(IoLoop::shutdown);
+    }
+}

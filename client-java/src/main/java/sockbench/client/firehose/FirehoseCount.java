@@ -1,0 +1,72 @@
+package sockbench.client.firehose;
+
+import java.lang.management.ManagementFactory;
+import sockbench.client.engine.ConnectProgress;
+import sockbench.client.engine.Engine;
+import sockbench.client.engine.PointCounters;
+import sockbench.client.engine.PointSchedule;
+import sockbench.client.sampling.ProcFiles;
+
+/**
+ * The client half of the firehose self-test: opens N framed SockJS connections with the real
+ * engine and counts every message that arrives during a window, through the real receive path
+ * (read, WebSocket decode, SockJS parse, payload header parse).
+ */
+public final class FirehoseCount {
+
+    /**
+     * One measurement.
+     *
+     * @param connections     connections requested
+     * @param connected       connections open
+     * @param received        messages counted in the window
+     * @param windowS         window length, seconds
+     * @param clientCpuPct    client process CPU over the window, percent of one core
+     * @param clientRssBytes  client resident set size at the end of the window, bytes
+     * @param malformed       messages the client could not parse (should be 0)
+     * @param bytesPerMessage socket bytes read per message counted, over the whole measurement (a cross-check
+     *                        of the count: it must equal the wire size of one message)
+     */
+    public record Result(int connections, int connected, long received, double windowS, double clientCpuPct,
+                         long clientRssBytes, long malformed, double bytesPerMessage) {
+        public double receivedPerS() {
+            return received / windowS;
+        }
+    }
+
+    private FirehoseCount() {
+    }
+
+    /**
+     * @param settleS seconds to let the stream reach steady state before the window opens
+     * @param windowS counting window, seconds
+     */
+    public static Result measure(Engine engine, int connections, double settleS, double windowS, long epoch)
+            throws Exception {
+        ConnectProgress cp = engine.open(connections, 60_000_000_000L);
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long start = System.nanoTime() + (long) (settleS * 1e9);
+        long end = start + (long) (windowS * 1e9);
+        engine.start(clients -> PointSchedule.countOnly(clients, start, end, epoch));
+        sleepUntil(start);
+        long cpu0 = os.getProcessCpuTime();
+        long wall0 = System.nanoTime();
+        sleepUntil(end);
+        long cpu1 = os.getProcessCpuTime();
+        long wall1 = System.nanoTime();
+        long rss = ProcFiles.rssBytes("self");
+        Thread.sleep(50); // let the I/O threads finish the reads that began inside the window
+        PointCounters c = engine.finish();
+        engine.closeAll(500);
+        return new Result(connections, cp.connected(), c.receivedInWindow, (end - start) / 1e9,
+                100.0 * (cpu1 - cpu0) / (wall1 - wall0), rss, c.malformed,
+                c.receivedAll == 0 ? 0 : (double) c.bytesRead / c.receivedAll);
+    }
+
+    private static void sleepUntil(long ns) throws InterruptedException {
+        long d = ns - System.nanoTime();
+        if (d > 0) {
+            Thread.sleep(d / 1_000_000, (int) (d % 1_000_000));
+        }
+    }
+}

@@ -1,0 +1,226 @@
+package sockbench.client.firehose;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Iterator;
+import sockbench.client.engine.Payload;
+
+/**
+ * The firehose self-test's sender: a minimal single-threaded loopback WebSocket server that
+ * accepts the client's framed SockJS connections, answers the upgrade, sends {@code o}, then
+ * writes pre-built {@code a[...]} frames to every connection as fast as the sockets take them.
+ * It exists to find the client's receive ceiling, so it does as little work per byte as
+ * possible: one pre-built block of frames, written cyclically from a per-connection position.
+ *
+ * <p>Not a SockJS server: it ignores everything the client sends (the client sends nothing
+ * in this test).
+ */
+public final class FirehoseSender implements AutoCloseable {
+
+    private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    private static final int BLOCK_TARGET_BYTES = 64 * 1024;
+
+    private final ServerSocketChannel server;
+    private final Selector selector;
+    private final ByteBuffer block;
+    private final ByteBuffer readBuffer = ByteBuffer.allocate(16 * 1024);
+    private volatile boolean running = true;
+
+    /** Per-connection state: handshake bytes so far, then the position in the block. */
+    private static final class Peer {
+        final StringBuilder request = new StringBuilder();
+        ByteBuffer pending;     // handshake response + "o" frame, until written
+        ByteBuffer cursor;      // view of the block once streaming
+    }
+
+    /**
+     * @param port             TCP port on 127.0.0.1, 0 for any
+     * @param messagesPerFrame messages in each {@code a[...]} frame, ≥ 1
+     * @param payloadBytes     characters per message payload, ≥ 1
+     */
+    public FirehoseSender(int port, int messagesPerFrame, int payloadBytes) throws IOException {
+        this.block = buildBlock(messagesPerFrame, payloadBytes);
+        this.selector = Selector.open();
+        this.server = ServerSocketChannel.open();
+        server.bind(new InetSocketAddress("127.0.0.1", port), 4096);
+        server.configureBlocking(false);
+        server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    public int port() {
+        return server.socket().getLocalPort();
+    }
+
+    /** A block of whole WebSocket text frames, each one {@code a[...]} frame, about 64 KiB in all. */
+    static ByteBuffer buildBlock(int messagesPerFrame, int payloadBytes) {
+        StringBuilder frame = new StringBuilder("a[");
+        for (int i = 0; i < messagesPerFrame; i++) {
+            if (i > 0) {
+                frame.append(',');
+            }
+            frame.append('"');
+            // A payload in the client's format from a client id no connection has, so the
+            // client parses it exactly as a real broadcast copy from someone else.
+            Payload.append(frame, 0, 999_999, i, 0, 0, payloadBytes);
+            frame.append('"');
+        }
+        frame.append(']');
+        byte[] one = wsFrame(frame.toString().getBytes(StandardCharsets.UTF_8));
+        int count = Math.max(1, BLOCK_TARGET_BYTES / one.length);
+        ByteBuffer b = ByteBuffer.allocateDirect(count * one.length);
+        for (int i = 0; i < count; i++) {
+            b.put(one);
+        }
+        b.flip();
+        return b.asReadOnlyBuffer();
+    }
+
+    /** An unmasked server-to-client text frame. */
+    static byte[] wsFrame(byte[] payload) {
+        int n = payload.length;
+        int header = n < 126 ? 2 : n < 65536 ? 4 : 10;
+        ByteBuffer b = ByteBuffer.allocate(header + n);
+        b.put((byte) 0x81);
+        if (n < 126) {
+            b.put((byte) n);
+        } else if (n < 65536) {
+            b.put((byte) 126).putShort((short) n);
+        } else {
+            b.put((byte) 127).putLong(n);
+        }
+        b.put(payload);
+        return b.array();
+    }
+
+    /** Serves until {@link #close()}. */
+    public void serve() throws IOException {
+        while (running) {
+            selector.select(100);
+            Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+            while (it.hasNext()) {
+                SelectionKey key = it.next();
+                it.remove();
+                try {
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        accept();
+                        continue;
+                    }
+                    Peer peer = (Peer) key.attachment();
+                    if (key.isReadable()) {
+                        read(key, peer);
+                    }
+                    if (key.isValid() && key.isWritable()) {
+                        write(key, peer);
+                    }
+                } catch (IOException e) {
+                    drop(key);
+                }
+            }
+        }
+        selector.close();
+        server.close();
+    }
+
+    private void accept() throws IOException {
+        SocketChannel ch;
+        while ((ch = server.accept()) != null) {
+            ch.configureBlocking(false);
+            ch.register(selector, SelectionKey.OP_READ, new Peer());
+        }
+    }
+
+    private void read(SelectionKey key, Peer peer) throws IOException {
+        SocketChannel ch = (SocketChannel) key.channel();
+        readBuffer.clear();
+        int n = ch.read(readBuffer);
+        if (n < 0) {
+            drop(key);
+            return;
+        }
+        if (peer.cursor != null || peer.pending != null) {
+            return; // streaming: whatever the client sends is ignored
+        }
+        peer.request.append(new String(readBuffer.array(), 0, n, StandardCharsets.ISO_8859_1));
+        int end = peer.request.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (peer.request.length() > 16 * 1024) {
+                drop(key);
+            }
+            return;
+        }
+        String wsKey = null;
+        for (String line : peer.request.substring(0, end).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Sec-WebSocket-Key")) {
+                wsKey = line.substring(colon + 1).trim();
+            }
+        }
+        if (wsKey == null) {
+            drop(key);
+            return;
+        }
+        String response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: " + acceptKey(wsKey) + "\r\n\r\n";
+        byte[] head = response.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] open = wsFrame(new byte[] {'o'});
+        peer.pending = ByteBuffer.allocate(head.length + open.length).put(head).put(open).flip();
+        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+    }
+
+    private void write(SelectionKey key, Peer peer) throws IOException {
+        SocketChannel ch = (SocketChannel) key.channel();
+        if (peer.pending != null) {
+            ch.write(peer.pending);
+            if (peer.pending.hasRemaining()) {
+                return;
+            }
+            peer.pending = null;
+            peer.cursor = block.duplicate();
+        }
+        // Fill the socket buffer; the block is whole frames, so wrapping keeps the stream valid.
+        for (int i = 0; i < 16; i++) {
+            if (!peer.cursor.hasRemaining()) {
+                peer.cursor.rewind();
+            }
+            if (ch.write(peer.cursor) == 0) {
+                return;
+            }
+        }
+    }
+
+    private static void drop(SelectionKey key) {
+        key.cancel();
+        try {
+            key.channel().close();
+        } catch (IOException ignored) {
+            // gone
+        }
+    }
+
+    static String acceptKey(String key) {
+        try {
+            byte[] sha1 = MessageDigest.getInstance("SHA-1").digest((key + GUID).getBytes(StandardCharsets.ISO_8859_1));
+            return Base64.getEncoder().encodeToString(sha1);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        selector.wakeup();
+    }
+}

@@ -1,0 +1,235 @@
+package sockbench.client.output;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.Writer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import sockbench.client.bench.RunResult;
+import sockbench.client.bench.SweepSettings;
+import sockbench.client.stats.LatencySummary;
+import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.PointResult;
+import sockbench.client.stats.SaturationPoint;
+
+/** The result file, schema {@code sockbench.result/1} (results/schema.json, results/README.md). */
+public final class JsonResultWriter implements ResultWriter {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    @Override
+    public void write(RunResult r, Writer out) throws IOException {
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("schema", RunResult.SCHEMA);
+            g.writeStringField("run_id", r.runId());
+            g.writeStringField("label", r.label());
+            g.writeStringField("started_at", iso(r.startedAt()));
+            g.writeStringField("finished_at", iso(r.finishedAt()));
+            g.writeNumberField("duration_s", round(Duration.between(r.startedAt(), r.finishedAt()).toMillis() / 1000.0));
+
+            var m = r.machine();
+            g.writeObjectFieldStart("machine");
+            g.writeStringField("hostname", m.hostname());
+            g.writeStringField("cpu_model", m.cpuModel());
+            g.writeNumberField("cores", m.cores());
+            g.writeStringField("kernel", m.kernel());
+            g.writeNumberField("memory_bytes", m.memoryBytes());
+            g.writeStringField("os", m.os());
+            g.writeEndObject();
+
+            var c = r.client();
+            g.writeObjectFieldStart("client");
+            g.writeStringField("name", c.name());
+            g.writeStringField("version", c.version());
+            g.writeStringField("jvm_version", c.jvmVersion());
+            g.writeStringField("jvm_vendor", c.jvmVendor());
+            g.writeStringField("transport", c.transport());
+            ints(g, "cpus", c.cpus());
+            g.writeNumberField("io_threads", c.ioThreads());
+            g.writeNumberField("max_heap_bytes", c.maxHeapBytes());
+            g.writeEndObject();
+
+            var s = r.server();
+            g.writeObjectFieldStart("server");
+            g.writeStringField("name", s.name());
+            g.writeBooleanField("peer", s.peer());
+            g.writeStringField("runtime", s.runtime());
+            g.writeStringField("runtime_version", s.runtimeVersion());
+            nullableString(g, "codec", s.codec());
+            nullableString(g, "mode", s.mode());
+            g.writeStringField("url", s.url());
+            if (s.pid() == null) {
+                g.writeNullField("pid");
+            } else {
+                g.writeNumberField("pid", s.pid());
+            }
+            ints(g, "cpus", s.cpus());
+            g.writeObjectFieldStart("ready");
+            for (Map.Entry<String, String> e : s.ready().entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+
+            g.writeObjectFieldStart("pinning");
+            ints(g, "server_cpus", s.cpus());
+            ints(g, "client_cpus", c.cpus());
+            g.writeBooleanField("shared", r.sharedCpus());
+            g.writeEndObject();
+
+            parameters(g, r.settings());
+
+            g.writeArrayFieldStart("levels");
+            for (LevelResult l : r.levels()) {
+                level(g, l);
+            }
+            g.writeEndArray();
+
+            g.writeArrayFieldStart("warnings");
+            for (String w : r.warnings()) {
+                g.writeString(w);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        out.write('\n');
+    }
+
+    private static void parameters(JsonGenerator g, SweepSettings st) throws IOException {
+        var p = st.plan();
+        var t = st.thresholds();
+        g.writeObjectFieldStart("parameters");
+        g.writeStringField("profile", p.profile());
+        ints(g, "levels", p.levels());
+        g.writeStringField("ramp", p.ramp().jsonName());
+        if (p.ramp() == sockbench.client.plan.Ramp.GEOMETRIC) {
+            g.writeNumberField("rate_factor", p.rateFactor());
+        } else {
+            g.writeNullField("rate_factor");
+        }
+        nullableString(g, "rate_step", p.rateStepRule());
+        g.writeNumberField("start_rate", p.startRate());
+        g.writeNumberField("step_s", p.stepS());
+        g.writeNumberField("settle_s", p.settleS());
+        g.writeNumberField("warmup_s", p.warmupS());
+        g.writeNumberField("max_rate", p.maxRate());
+        g.writeNumberField("ok_mean_ms", t.okMeanMs());
+        g.writeNumberField("overload_mean_ms", t.overloadMeanMs());
+        g.writeNumberField("overload_timeout_ms", t.overloadTimeoutMs());
+        g.writeNumberField("connect_timeout_s", st.connectTimeoutS());
+        g.writeNumberField("client_bound_rate_ratio", t.clientBoundRateRatio());
+        g.writeNumberField("client_bound_cpu_ratio", t.clientBoundCpuRatio());
+        g.writeNumberField("payload_bytes", st.payloadBytes());
+        g.writeEndObject();
+    }
+
+    private static void level(JsonGenerator g, LevelResult l) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("concurrency", l.concurrency());
+        g.writeNumberField("connected", l.connected());
+        g.writeNumberField("connect_errors", l.connectErrors());
+        g.writeNumberField("connect_s", round(l.connectS()));
+        g.writeArrayFieldStart("points");
+        for (PointResult p : l.points()) {
+            point(g, p);
+        }
+        g.writeEndArray();
+        SaturationPoint sat = l.saturation();
+        if (sat == null) {
+            g.writeNullField("saturation");
+        } else {
+            g.writeObjectFieldStart("saturation");
+            g.writeNumberField("target_rate", round(sat.targetRate()));
+            g.writeNumberField("received_per_s", round(sat.receivedPerS()));
+            g.writeNumberField("sent_per_s", round(sat.sentPerS()));
+            g.writeNumberField("rtt_mean_ms", round(sat.rttMeanMs()));
+            g.writeBooleanField("client_bound", sat.clientBound());
+            g.writeEndObject();
+        }
+        g.writeStringField("end_reason", l.endReason());
+        g.writeEndObject();
+    }
+
+    private static void point(JsonGenerator g, PointResult p) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("target_rate", round(p.targetRate()));
+        g.writeNumberField("duration_s", round(p.durationS()));
+        g.writeNumberField("sent", p.sent());
+        g.writeNumberField("sent_per_s", round(p.sentPerS()));
+        g.writeNumberField("received", p.received());
+        g.writeNumberField("received_per_s", round(p.receivedPerS()));
+        g.writeNumberField("expected_received", p.expectedReceived());
+        g.writeNumberField("lost", p.lost());
+        g.writeNumberField("connection_errors", p.connectionErrors());
+        latency(g, "rtt_ms", p.rtt());
+        latency(g, "rtt_uncorrected_ms", p.rttUncorrected());
+        g.writeNumberField("client_cpu_pct", round(p.clientCpuPct()));
+        nullableNumber(g, "server_cpu_pct", p.serverCpuPct());
+        if (p.serverRssBytes() == null) {
+            g.writeNullField("server_rss_bytes");
+        } else {
+            g.writeNumberField("server_rss_bytes", p.serverRssBytes());
+        }
+        g.writeStringField("state", p.state().jsonName());
+        g.writeBooleanField("client_bound", p.clientBound());
+        g.writeArrayFieldStart("client_bound_reasons");
+        for (String reason : p.clientBoundReasons()) {
+            g.writeString(reason);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    private static void latency(JsonGenerator g, String name, LatencySummary l) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("count", l.count());
+        nullableNumber(g, "mean", l.mean());
+        nullableNumber(g, "stddev", l.stddev());
+        nullableNumber(g, "min", l.min());
+        nullableNumber(g, "p50", l.p50());
+        nullableNumber(g, "p90", l.p90());
+        nullableNumber(g, "p99", l.p99());
+        nullableNumber(g, "p999", l.p999());
+        nullableNumber(g, "max", l.max());
+        g.writeEndObject();
+    }
+
+    private static void ints(JsonGenerator g, String name, List<Integer> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (int v : values) {
+            g.writeNumber(v);
+        }
+        g.writeEndArray();
+    }
+
+    private static void nullableString(JsonGenerator g, String name, String v) throws IOException {
+        if (v == null) {
+            g.writeNullField(name);
+        } else {
+            g.writeStringField(name, v);
+        }
+    }
+
+    private static void nullableNumber(JsonGenerator g, String name, Double v) throws IOException {
+        if (v == null || v.isNaN() || v.isInfinite()) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, round(v));
+        }
+    }
+
+    /** Three decimals are more than the measurements carry; keeps files readable. */
+    static double round(double v) {
+        return Math.round(v * 1000.0) / 1000.0;
+    }
+
+    static String iso(Instant t) {
+        return t.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+}

@@ -1,0 +1,106 @@
+package sockbench.client.output;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import sockbench.client.plan.SweepPlan;
+import sockbench.client.stats.PointResult;
+import sockbench.client.stats.SaturationPoint;
+
+/**
+ * Progress on stderr during a sweep: one line per point (level, rate, received/s, mean/p99 RTT,
+ * state) and an estimate of the time left for the whole sweep.
+ *
+ * <p>The ETA assumes each remaining level overloads at about the received rate the server has
+ * shown so far (throughput in received messages/s is roughly independent of N), so it is
+ * rough for the first level and improves as the sweep goes.
+ */
+public final class Progress {
+
+    private final PrintStream err;
+    private SweepPlan plan;
+    private int levelIndex = -1;
+    private long startNs;
+    /** Highest received/s at which a point overloaded, or the highest seen so far if none did. */
+    private double capacityEstimate;
+    private boolean capacityFromOverload;
+
+    public Progress(PrintStream err) {
+        this.err = err;
+    }
+
+    public void sweepStarted(SweepPlan p) {
+        this.plan = p;
+        this.startNs = System.nanoTime();
+        err.printf(Locale.ROOT, "sockbench: profile %s, levels %s, %s ramp from %.1f msg/s%n",
+                p.profile(), p.levels(), p.ramp().jsonName(), p.startRate());
+    }
+
+    public void levelConnected(int n, int connected, int failed, double seconds) {
+        levelIndex++;
+        err.printf(Locale.ROOT, "level %d: %d connected, %d failed, in %.1f s%n", n, connected, failed, seconds);
+    }
+
+    public void point(int n, PointResult p, SweepPlan sweepPlan) {
+        if (p.state().name().equals("OVERLOADED")) {
+            capacityEstimate = capacityFromOverload ? Math.max(capacityEstimate, p.receivedPerS()) : p.receivedPerS();
+            capacityFromOverload = true;
+        } else if (!capacityFromOverload) {
+            capacityEstimate = Math.max(capacityEstimate, p.receivedPerS());
+        }
+        err.printf(Locale.ROOT, "  N=%-5d rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s  ETA %s%n",
+                n, p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()), fmt(p.rtt().p99()),
+                p.state().jsonName(), p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
+                eta(n, p.targetRate()));
+    }
+
+    public void levelDone(int n, SaturationPoint sat, String endReason) {
+        err.printf(Locale.ROOT, "level %d done (%s): saturation %s%n", n, endReason,
+                sat == null ? "none (no ok point)"
+                        : String.format(Locale.ROOT, "%.0f received/s at %.1f sent/s, mean %.1f ms%s",
+                        sat.receivedPerS(), sat.sentPerS(), sat.rttMeanMs(), sat.clientBound() ? " (client-bound!)" : ""));
+    }
+
+    public void warnings(List<String> warnings, boolean anyClientBound) {
+        if (anyClientBound) {
+            err.println("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+            err.println("!! WARNING: some points are CLIENT-BOUND: they measure this load generator, not the");
+            err.println("!! server. Give the client more cores (CLIENT_CPU) or treat those points as invalid.");
+            err.println("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+        }
+        for (String w : warnings) {
+            err.println("warning: " + w);
+        }
+    }
+
+    private static String fmt(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    /** Seconds left, estimated; formatted m:ss. */
+    private String eta(int currentN, double currentRate) {
+        double pointS = plan.warmupS() + plan.stepS() + plan.settleS() + 0.1;
+        double capacity = Math.max(capacityEstimate, 1);
+        double guess = capacityFromOverload ? capacity : capacity * 2;
+        double seconds = 0;
+        List<Integer> levels = plan.levels();
+        for (int i = Math.max(0, levelIndex); i < levels.size(); i++) {
+            int n = levels.get(i);
+            double lastRate = guess / n;
+            long points = 0;
+            for (double r : plan.rates(n)) {
+                if (i == levelIndex && r <= currentRate) {
+                    continue;
+                }
+                points++;
+                if (r > lastRate) {
+                    break;
+                }
+            }
+            seconds += points * pointS + (i == levelIndex ? 0 : 1 + plan.settleS());
+        }
+        long s = Math.round(seconds);
+        return String.format(Locale.ROOT, "~%d:%02d (elapsed %d s)", s / 60, s % 60,
+                (System.nanoTime() - startNs) / 1_000_000_000L);
+    }
+}

@@ -1,0 +1,22 @@
+package sockbench.client.stats;
+
+import java.util.List;
+
+/**
+ * One concurrency level (results/README.md, {@code levels[]}).
+ *
+ * @param concurrency   connections requested (N)
+ * @param connected     connections that completed the handshake (SockJS: received {@code o})
+ * @param connectErrors connections that failed or timed out while opening
+ * @param connectS      time to open all connections, seconds
+ * @param points        measured points in increasing target rate
+ * @param saturation    the ok point with the highest received/s, or null
+ * @param endReason     overloaded, max_rate, connect_failed or aborted
+ */
+public record LevelResult(int concurrency, int connected, int connectErrors, double connectS,
+                          List<PointResult> points, SaturationPoint saturation, String endReason) {
+
+    public LevelResult {
+        points = List.copyOf(points);
+    }
+}

@@ -1,0 +1,41 @@
+package sockbench.client.stats;
+
+import java.util.List;
+
+/**
+ * One measured point: concurrency N held at one target rate for one window
+ * (results/README.md, {@code levels[].points[]}).
+ *
+ * @param targetRate         messages/s all clients together were scheduled to send
+ * @param durationS          measured window, seconds
+ * @param sent               messages sent in the window
+ * @param sentPerS           sent / durationS, messages/s (achieved send rate)
+ * @param received           copies received by all clients in the window (arrival time inside it)
+ * @param receivedPerS       received / durationS, messages/s
+ * @param expectedReceived   sent × connections open at the start of the point
+ * @param lost               copies of messages sent in the window that had not arrived at the drain deadline
+ * @param connectionErrors   connections lost during the point
+ * @param rtt                corrected RTT (from the scheduled send time), ms
+ * @param rttUncorrected     RTT from the actual send time, ms
+ * @param clientCpuPct       client process CPU over the window, percent of one core
+ * @param serverCpuPct       server process CPU over the window, percent of one core; null without a server pid
+ * @param serverRssBytes     server resident set size at the end of the window, bytes; null without a server pid
+ * @param state              ok, saturated or overloaded
+ * @param clientBoundReasons why the point measures the client ({@code send_rate}, {@code client_cpu}); empty if it does not
+ * @param outOfOrder         own copies that came back out of send order (not in the schema: reported as a warning)
+ */
+public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
+                          long received, double receivedPerS, long expectedReceived, long lost,
+                          long connectionErrors, LatencySummary rtt, LatencySummary rttUncorrected,
+                          double clientCpuPct, Double serverCpuPct, Long serverRssBytes,
+                          PointState state, List<String> clientBoundReasons, long outOfOrder) {
+
+    public PointResult {
+        clientBoundReasons = List.copyOf(clientBoundReasons);
+    }
+
+    /** True when the client could not keep up, so the point measures the client, not the server. */
+    public boolean clientBound() {
+        return !clientBoundReasons.isEmpty();
+    }
+}

@@ -1,0 +1,52 @@
+package sockbench.client.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The stop rules and the client-bound rule, as pure functions of a point's measurements. */
+public final class PointRules {
+
+    private PointRules() {
+    }
+
+    /**
+     * Classifies a point.
+     *
+     * @param rtt              corrected round-trip times of the point
+     * @param maxUncorrectedMs largest RTT from the actual send time, ms (null without samples)
+     * @param lost             copies of the point's messages that had not arrived at the drain deadline
+     * @param connectionErrors connections lost during the point
+     */
+    public static PointState classify(LatencySummary rtt, Double maxUncorrectedMs, long lost,
+                                      long connectionErrors, Thresholds t) {
+        boolean timedOut = lost > 0 || (maxUncorrectedMs != null && maxUncorrectedMs >= t.overloadTimeoutMs());
+        if (timedOut || connectionErrors > 0 || (rtt.mean() != null && rtt.mean() >= t.overloadMeanMs())) {
+            return PointState.OVERLOADED;
+        }
+        if (rtt.mean() != null && rtt.mean() >= t.okMeanMs()) {
+            return PointState.SATURATED;
+        }
+        return PointState.OK;
+    }
+
+    /**
+     * Why a point measures the client rather than the server (empty when it does not).
+     *
+     * @param targetRate    scheduled send rate, messages/s
+     * @param sentPerS      achieved send rate, messages/s
+     * @param clientCpuPct  client process CPU over the window, percent of one core
+     * @param clientCores   number of cores the client may run on, ≥ 1
+     * @return subset of {@code send_rate}, {@code client_cpu}
+     */
+    public static List<String> clientBoundReasons(double targetRate, double sentPerS, double clientCpuPct,
+                                                  int clientCores, Thresholds t) {
+        List<String> reasons = new ArrayList<>(2);
+        if (sentPerS < t.clientBoundRateRatio() * targetRate) {
+            reasons.add("send_rate");
+        }
+        if (clientCpuPct >= t.clientBoundCpuRatio() * 100.0 * Math.max(1, clientCores)) {
+            reasons.add("client_cpu");
+        }
+        return reasons;
+    }
+}

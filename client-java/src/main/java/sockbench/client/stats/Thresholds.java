@@ -1,0 +1,26 @@
+package sockbench.client.stats;
+
+/**
+ * The limits that classify points.
+ *
+ * @param okMeanMs             a point is ok while its mean corrected RTT is below this, ms (&gt; 0; default 200)
+ * @param overloadMeanMs       a mean corrected RTT at or above this makes a point overloaded, ms (default 1500)
+ * @param overloadTimeoutMs    a message not back within this makes a point overloaded, ms (default 5000)
+ * @param clientBoundRateRatio a point is client-bound when achieved send rate &lt; this × target (0..1, default 0.95)
+ * @param clientBoundCpuRatio  ... or when client CPU ≥ this × its allowed cores (0..1, default 0.9)
+ */
+public record Thresholds(double okMeanMs, double overloadMeanMs, double overloadTimeoutMs,
+                         double clientBoundRateRatio, double clientBoundCpuRatio) {
+
+    public static final Thresholds DEFAULT = new Thresholds(200, 1500, 5000, 0.95, 0.9);
+
+    public Thresholds {
+        if (!(okMeanMs > 0) || !(overloadMeanMs > 0) || !(overloadTimeoutMs > 0)) {
+            throw new IllegalArgumentException("latency thresholds must be > 0");
+        }
+        if (!(clientBoundRateRatio > 0 && clientBoundRateRatio <= 1)
+                || !(clientBoundCpuRatio > 0 && clientBoundCpuRatio <= 1)) {
+            throw new IllegalArgumentException("client-bound ratios must be in (0, 1]");
+        }
+    }
+}
