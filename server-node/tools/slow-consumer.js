@@ -92,11 +92,10 @@ function openStalledSession(baseUrl) {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
-    const stalled = { socket, closedByServer: false };
+    const stalled = { socket };
     let head = '';
     socket.setEncoding('latin1');
     socket.on('error', () => {});
-    socket.on('close', () => { stalled.closedByServer = true; });
     socket.on('data', function onData(chunk) {
       head += chunk;
       if (!head.includes('\r\n\r\n')) return;
@@ -119,23 +118,31 @@ function residentBytes(pid) {
   return Number(fields[1]) * PAGE_BYTES;
 }
 
+const TCP_STATES = {
+  '01': 'ESTABLISHED', '04': 'FIN_WAIT1', '05': 'FIN_WAIT2', '06': 'TIME_WAIT', '07': 'CLOSE',
+  '08': 'CLOSE_WAIT', '09': 'LAST_ACK', '0B': 'CLOSING',
+};
+
 /**
- * Bytes of the stalled connection that sit in kernel buffers rather than in
- * the server process: the server socket's send queue plus the stalled
- * client's receive queue (/proc/net/tcp, tx_queue and rx_queue, hex).
+ * The stalled connection as the kernel sees it (/proc/net/tcp): the state of
+ * the server's end, and the bytes sitting in kernel buffers rather than in the
+ * server process (server send queue + stalled client's receive queue).
  */
-function kernelQueuedBytes(serverPort, clientPort) {
-  let total = 0;
+function stalledConnectionInKernel(serverPort, clientPort) {
+  const seen = { serverState: 'gone', kernelBytes: 0 };
   for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
     const cols = line.trim().split(/\s+/);
     if (cols.length < 5) continue;
     const localPort = parseInt(cols[1].split(':')[1], 16);
     const remotePort = parseInt(cols[2].split(':')[1], 16);
     const [txQueue, rxQueue] = cols[4].split(':').map((hex) => parseInt(hex, 16));
-    if (localPort === serverPort && remotePort === clientPort) total += txQueue;
-    if (localPort === clientPort && remotePort === serverPort) total += rxQueue;
+    if (localPort === serverPort && remotePort === clientPort) {
+      seen.serverState = TCP_STATES[cols[3]] || cols[3];
+      seen.kernelBytes += txQueue;
+    }
+    if (localPort === clientPort && remotePort === serverPort) seen.kernelBytes += rxQueue;
   }
-  return total;
+  return seen;
 }
 
 const MiB = 1024 * 1024;
@@ -160,7 +167,7 @@ async function measure(settings) {
       + `for ${settings.duration} s, then ${settings.drain} s without traffic`);
     console.log('');
     console.log('| t (s) | phase | server RSS (MiB) | messages sent | slowest reader got | '
-      + 'written to stalled session (MiB) | of which in kernel buffers (MiB) | stalled TCP open |');
+      + 'broadcast volume per session (MiB) | stalled conn. in kernel buffers (MiB) | server end of stalled conn. |');
     console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |');
     const serverPort = Number(new URL(server.url).port);
     const clientPort = stalled.socket.localPort;
@@ -181,10 +188,9 @@ async function measure(settings) {
       const rss = residentBytes(server.child.pid);
       const slowest = Math.min(...readers.map((r) => r.received));
       const phase = second <= settings.duration ? 'broadcast' : 'drain';
-      const inKernel = stalled.closedByServer ? 0 : kernelQueuedBytes(serverPort, clientPort);
+      const kernel = stalledConnectionInKernel(serverPort, clientPort);
       console.log(`| ${second} | ${phase} | ${(rss / MiB).toFixed(1)} | ${sent} | ${slowest} | `
-        + `${((sent * frameBytes) / MiB).toFixed(1)} | ${(inKernel / MiB).toFixed(1)} | `
-        + `${stalled.closedByServer ? 'no' : 'yes'} |`);
+        + `${((sent * frameBytes) / MiB).toFixed(1)} | ${(kernel.kernelBytes / MiB).toFixed(1)} | ${kernel.serverState} |`);
     }
     clearInterval(pump);
     const rssAtEnd = residentBytes(server.child.pid);
