@@ -19,6 +19,8 @@ const FIXTURES_DIR = path.resolve(process.env.SITE_TEST_FIXTURES || path.join(__
 const FIXTURE_BUILD = path.join(OUTPUT_DIR, 'dist-fixtures');
 const EMPTY_RESULTS = path.join(OUTPUT_DIR, 'empty-results');
 const EMPTY_BUILD = path.join(OUTPUT_DIR, 'dist-empty');
+const SPARSE_RESULTS = path.join(OUTPUT_DIR, 'sparse-results');
+const SPARSE_BUILD = path.join(OUTPUT_DIR, 'dist-sparse');
 // CPU is shared with other builds: be patient.
 const SLOW = { timeout: 240000 };
 
@@ -88,6 +90,24 @@ function assertDrawn(chart, what) {
   }
 }
 
+/**
+ * A real run with measurements taken away (never added): no server pid, so no
+ * RSS or server CPU; its last level never connected and has no points. What a
+ * run without --server-pid, or one whose last level failed to connect, looks like.
+ */
+function sparseRun(result) {
+  const sparse = JSON.parse(JSON.stringify(result));
+  sparse.run_id = `${result.run_id}-sparse`;
+  sparse.server.pid = null;
+  for (const point of sparse.levels.flatMap((l) => l.points)) {
+    point.server_rss_bytes = null;
+    point.server_cpu_pct = null;
+  }
+  const last = sparse.levels[sparse.levels.length - 1];
+  Object.assign(last, { connected: 0, points: [], saturation: null, end_reason: 'connect_failed' });
+  return sparse;
+}
+
 let browser;
 let server;
 
@@ -99,7 +119,11 @@ before(async () => {
   fs.mkdirSync(EMPTY_RESULTS, { recursive: true });
   build(FIXTURES_DIR, FIXTURE_BUILD);
   build(EMPTY_RESULTS, EMPTY_BUILD);
-  server = await startStaticServer({ '/fixtures/': FIXTURE_BUILD, '/empty/': EMPTY_BUILD });
+  fs.rmSync(SPARSE_RESULTS, { recursive: true, force: true });
+  fs.mkdirSync(SPARSE_RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(SPARSE_RESULTS, 'sparse.json'), JSON.stringify(sparseRun(realRuns[0].result), null, 2));
+  build(SPARSE_RESULTS, SPARSE_BUILD);
+  server = await startStaticServer({ '/fixtures/': FIXTURE_BUILD, '/empty/': EMPTY_BUILD, '/sparse/': SPARSE_BUILD });
   browser = await launchChromium();
 }, SLOW);
 
@@ -313,6 +337,33 @@ for (const run of realRuns) {
     });
   });
 }
+
+describe('site built from a run without server memory and with an unconnected level', () => {
+  test('both pages render, say what is missing, and log no errors', SLOW, async () => {
+    const page = await openPage(browser);
+    try {
+      await page.goto(`${server.origin}/sparse/index.html`);
+      await page.waitForSelector('#chart-rss canvas.flot-base');
+      assert.match(await page.innerText('#chart-rss .chart-empty'), /No run recorded server memory/);
+      assert.ok((await page.evaluate(probeChart, 'chart-rss')).inked > 1000, 'the empty RSS chart still draws its grid');
+      assert.equal(await page.isDisabled('#legend-rss input[type=checkbox]'), true);
+      const lastRow = page.locator('#summary-table tbody tr').last();
+      assert.match(await lastRow.innerText(), /none ok/);
+      await page.screenshot({ path: screenshotName('summary-sparse'), fullPage: true });
+
+      const sparse = sparseRun(realRuns[0].result);
+      await page.goto(`${server.origin}/sparse/run.html?run=${encodeURIComponent(sparse.run_id)}`);
+      await page.waitForSelector('#chart-sent canvas.flot-base');
+      const last = sparse.levels[sparse.levels.length - 1].concurrency;
+      assert.equal(await page.isDisabled(`#legend-sent input[data-key="${last}"]`), true);
+      assert.match(await page.locator('#level-table tbody tr').last().innerText(), /connect_failed/);
+      assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent of the sparse run');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
 
 describe('site built from an empty results directory', () => {
   test('summary explains how to produce results; no charts, no errors', SLOW, async () => {

@@ -26,6 +26,7 @@
 
     const flotData = [];
     for (const level of visibleLevels) {
+      if (level.data.length === 0) continue;
       flotData.push({
         data: level.data,
         color: level.color,
@@ -112,6 +113,7 @@
       }
       const values = new Map();
       for (const level of visibleLevels) {
+        if (level.data.length === 0) continue;
         const y = series.interpolateAt(level.data, pos.x, { logX });
         values.set(String(level.concurrency), y == null ? 'out of range' : format.ms(y));
       }

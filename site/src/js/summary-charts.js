@@ -14,12 +14,14 @@
       seriesOf: (result) => summaryFigures.saturationSeries(result),
       formatValue: (y) => `${format.rate(y)} msgs/s`,
       tickFormatter: (y) => format.rate(y),
+      noData: 'No level of any run had a point under the threshold.',
     },
     rss: {
       yTitle: 'Peak server RSS (MiB)',
       seriesOf: (result) => ({ data: summaryFigures.rssSeries(result), clientBound: [] }),
       formatValue: (y) => `${format.trim(y, 3)} MiB`,
       tickFormatter: (y) => format.trim(y, 3),
+      noData: 'No run recorded server memory (runs made without --server-pid).',
     },
   };
 
@@ -57,15 +59,18 @@
       });
     }
 
-    // Axes cover every run, selected or not, so ticking runs never rescales.
+    // Axes cover every run, selected or not, so ticking runs never rescales;
+    // both summary charts tick the concurrency levels that were run.
     const allPoints = entries.flatMap((e) => e.series.data);
-    const levels = [...new Set(allPoints.map((p) => p[0]))].sort((a, b) => a - b);
+    const levels = [...new Set(view.runs.flatMap((run) => run.result.levels.map((l) => l.concurrency)))]
+      .sort((a, b) => a - b);
     const xMin = levels.length ? levels[0] / 1.25 : 1;
     const xMax = levels.length ? levels[levels.length - 1] * 1.25 : 10;
     const yMax = Math.max(1, ...allPoints.map((p) => p[1])) * 1.08;
 
     const plot = $.plot(placeholder, flotData, {
       xaxis: {
+        show: true, // axes stay visible even when no selected run has data
         mode: 'log',
         autoScale: 'none',
         min: xMin,
@@ -75,10 +80,17 @@
         tickFormatter: (x) => format.trim(x, 4),
         axisLabel: 'Concurrent connections (log scale)',
       },
-      yaxis: { min: 0, max: yMax, autoScale: 'none', axisLabel: chart.yTitle, tickFormatter: chart.tickFormatter },
+      yaxis: { show: true, min: 0, max: yMax, autoScale: 'none', axisLabel: chart.yTitle, tickFormatter: chart.tickFormatter },
       grid: { hoverable: true, autoHighlight: false, borderWidth: 1, borderColor: '#c8ccd2', backgroundColor: '#ffffff' },
       crosshair: { mode: 'x', color: 'rgba(40, 40, 40, 0.55)', lineWidth: 1 },
     });
+
+    if (shown.length === 0) {
+      const empty = document.createElement('div');
+      empty.className = 'chart-empty';
+      empty.textContent = allPoints.length === 0 ? chart.noData : 'No run selected: tick one in the legend below.';
+      placeholder.appendChild(empty);
+    }
 
     const extraRows = [];
     if (kind === 'saturation') {
