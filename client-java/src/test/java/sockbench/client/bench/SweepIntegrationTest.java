@@ -1,0 +1,164 @@
+package sockbench.client.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import sockbench.client.engine.Engine;
+import sockbench.client.engine.Target;
+import sockbench.client.engine.Transport;
+import sockbench.client.output.Progress;
+import sockbench.client.plan.Ramp;
+import sockbench.client.plan.SweepPlan;
+import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.PointResult;
+import sockbench.client.stats.PointState;
+import sockbench.client.stats.Thresholds;
+import sockbench.client.testserver.BroadcastTestServer;
+
+/** The whole client against the in-process broadcast server: counts, ordering, recorded latency. */
+class SweepIntegrationTest {
+
+    /** A tiny sweep: levels 3 and 5, rates 20, 40, 80 msg/s, 0.5 s windows. */
+    static SweepSettings smallSweep(List<Integer> levels) {
+        SweepPlan plan = new SweepPlan("custom", levels, Ramp.GEOMETRIC, 2, 20, 0.5, 0.1, 0.2, 80);
+        return new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, Runtime.getRuntime().availableProcessors());
+    }
+
+    static List<LevelResult> run(String url, Transport transport, SweepSettings settings, List<String> warnings)
+            throws Exception {
+        try (Engine engine = new Engine(new Target(url, transport), 2, 5_000_000_000L, 50)) {
+            return new Sweep(engine, settings, null, new Progress(System.err), warnings, l -> { }).run();
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void sockjsSweepCountsEveryCopyInOrder() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            List<String> warnings = new ArrayList<>();
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, smallSweep(List.of(3, 5)), warnings);
+            assertSweepIsComplete(levels, List.of(3, 5));
+            assertTrue(warnings.isEmpty(), "no warnings expected: " + warnings);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void rawSweepCountsEveryCopyInOrder() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            List<String> warnings = new ArrayList<>();
+            List<LevelResult> levels = run(server.url(), Transport.RAW, smallSweep(List.of(4)), warnings);
+            assertSweepIsComplete(levels, List.of(4));
+        }
+    }
+
+    static void assertSweepIsComplete(List<LevelResult> levels, List<Integer> expectedLevels) {
+        assertEquals(expectedLevels.size(), levels.size());
+        for (int i = 0; i < levels.size(); i++) {
+            LevelResult l = levels.get(i);
+            int n = expectedLevels.get(i);
+            assertEquals(n, l.concurrency());
+            assertEquals(n, l.connected());
+            assertEquals(0, l.connectErrors());
+            assertEquals("max_rate", l.endReason());
+            assertEquals(3, l.points().size(), "rates 20, 40, 80");
+            for (PointResult p : l.points()) {
+                // The schedule puts exactly rate × step messages in the window; on a loaded shared
+                // machine the client may miss a few at the window's end (they are skipped, not sent late).
+                long scheduled = Math.round(p.targetRate() * 0.5);
+                assertTrue(p.sent() <= scheduled && p.sent() >= 0.85 * scheduled,
+                        "sent " + p.sent() + " of " + scheduled + " at rate " + p.targetRate());
+                assertEquals(p.sent() * n, p.expectedReceived());
+                assertEquals(0, p.lost(), "every copy arrives");
+                assertEquals(p.sent(), p.rtt().count(), "one RTT sample per message sent");
+                assertEquals(p.sent(), p.rttUncorrected().count());
+                assertEquals(0, p.outOfOrder(), "a sender's copies come back in order");
+                assertEquals(0, p.connectionErrors());
+                // Copies arriving inside the window: about sent × N (edges of the window shift a few).
+                assertTrue(p.received() >= 0.7 * p.expectedReceived() && p.received() <= 1.3 * p.expectedReceived(),
+                        "received " + p.received() + " vs expected " + p.expectedReceived());
+                assertEquals(PointState.OK, p.state());
+                assertNotNull(p.rtt().mean());
+                assertTrue(p.rtt().mean() < 200, "loopback RTT is far below 200 ms: " + p.rtt().mean());
+                // Corrected RTT is measured from the earlier (scheduled) time: never below the uncorrected.
+                assertTrue(p.rtt().max() >= p.rttUncorrected().min());
+            }
+            assertNotNull(l.saturation());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void recordedLatencyIncludesTheServersDelay() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(250)) {
+            SweepPlan plan = new SweepPlan("custom", List.of(2), Ramp.GEOMETRIC, 2, 10, 1.0, 0.1, 0.2, 10);
+            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            PointResult p = levels.get(0).points().get(0);
+            assertEquals(10, p.sent());
+            assertEquals(0, p.lost());
+            assertTrue(p.rttUncorrected().min() >= 250, "min " + p.rttUncorrected().min());
+            assertTrue(p.rtt().mean() >= 250 && p.rtt().mean() < 450, "mean " + p.rtt().mean());
+            assertEquals(PointState.SATURATED, p.state(), "mean >= 200 ms is saturated");
+            assertEquals(null, levels.get(0).saturation(), "no ok point, no saturation point");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void messagesThatNeverComeBackOverloadThePointAndEndTheLevel() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            server.dropAll();
+            SweepPlan plan = new SweepPlan("custom", List.of(2), Ramp.GEOMETRIC, 2, 10, 0.5, 0.1, 0.1, 1000);
+            Thresholds t = new Thresholds(200, 1500, 1000, 0.95, 0.9);
+            SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            LevelResult l = levels.get(0);
+            assertEquals(1, l.points().size(), "the level ends at the first overloaded point");
+            PointResult p = l.points().get(0);
+            assertEquals(PointState.OVERLOADED, p.state());
+            assertEquals(p.expectedReceived(), p.lost());
+            assertEquals("overloaded", l.endReason());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aPointIsClientBoundWhenTheClientCannotKeepItsSchedule() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            // One connection asked to send 5 million messages/s: no client can; it must say so.
+            SweepPlan plan = new SweepPlan("custom", List.of(1), Ramp.GEOMETRIC, 2, 5_000_000, 0.3, 0.1, 0, 5_000_000);
+            Thresholds t = new Thresholds(200, 1500, 1000, 0.95, 0.9);
+            SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            PointResult p = levels.get(0).points().get(0);
+            assertTrue(p.sentPerS() < 0.95 * p.targetRate(), "sent/s " + p.sentPerS());
+            assertTrue(p.clientBound());
+            assertTrue(p.clientBoundReasons().contains("send_rate"), p.clientBoundReasons().toString());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void connectionFailuresAreCountedAndDoNotHang() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        List<String> warnings = new ArrayList<>();
+        List<LevelResult> levels = run("http://127.0.0.1:" + port + "/broadcast", Transport.SOCKJS,
+                smallSweep(List.of(3)), warnings);
+        LevelResult l = levels.get(0);
+        assertEquals(0, l.connected());
+        assertEquals(3, l.connectErrors());
+        assertEquals("connect_failed", l.endReason());
+        assertTrue(l.points().isEmpty());
+        assertFalse(warnings.isEmpty());
+    }
+}
