@@ -12,6 +12,7 @@ const http = require('node:http');
 const { startStaticServer } = require('./static-server');
 const { launchChromium, openPage } = require('./browser');
 const { probeChart, probeThresholdLine, pointOnPage } = require('./page-probes');
+const format = require('../src/js/format');
 
 const SITE_DIR = path.join(__dirname, '..');
 const OUTPUT_DIR = path.join(SITE_DIR, 'test-output');
@@ -327,8 +328,18 @@ for (const run of realRuns) {
           if (!logX) await page.screenshot({ path: screenshotName(`run-${r.run_id}`), fullPage: true });
         }
 
+        // Right on a measured point, the details line shows that point's measurements.
+        const onPoint = await page.evaluate(pointOnPage, ['chart-sent', points[1].sent_per_s, points[1].rtt_ms.mean]);
+        await page.mouse.move(onPoint.clientX, onPoint.clientY);
+        await page.waitForFunction(() => /target/.test(document.getElementById('details-sent').textContent));
+        const details = await page.textContent('#details-sent');
+        assert.ok(details.startsWith(`${level.concurrency} connections, target ${format.rate(points[1].target_rate)} msgs/s`), details);
+        assert.ok(details.includes(`RTT mean ${format.ms(points[1].rtt_ms.mean)}`), details);
+        assert.ok(details.includes(`state ${points[1].state}`), details);
+
         await page.mouse.move(2, 2);
         await page.waitForFunction(() => /Hover/.test(document.querySelector('#legend-sent .legend-caption').textContent));
+        assert.match(await page.textContent('#details-sent'), /none/);
         assert.equal(await valueCell.innerText(), '');
         assert.deepEqual(page.problems, []);
       } finally {

@@ -61,11 +61,5 @@
     return match ? `${match[1]} ${match[2]} UTC` : String(iso);
   }
 
-  function escapeHtml(text) {
-    return String(text).replace(/[&<>"']/g, (c) => ({
-      '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;',
-    })[c]);
-  }
-
-  return { rate, ms, bytes, trim, cpuList, utcMinute, escapeHtml };
+  return { rate, ms, bytes, trim, cpuList, utcMinute };
 });

@@ -26,7 +26,7 @@ test('cpuList prints ranges like taskset', () => {
   assert.equal(format.cpuList([]), 'any');
 });
 
-test('utcMinute and escapeHtml', () => {
+test('utcMinute', () => {
   assert.equal(format.utcMinute('2026-11-22T12:30:59Z'), '2026-11-22 12:30 UTC');
-  assert.equal(format.escapeHtml('<a href="x">&\'</a>'), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;');
+  assert.equal(format.utcMinute('not a date'), 'not a date');
 });

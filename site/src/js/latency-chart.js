@@ -1,7 +1,7 @@
 // Draws one "RTT against message rate" chart of a run with flot: one line per
 // concurrency level, client-bound points crossed out, the saturation
 // threshold shaded, and a crosshair whose legend shows each line's
-// interpolated RTT at the cursor.
+// interpolated RTT at the cursor; hovering a point shows its measurements.
 (function (root) {
   'use strict';
 
@@ -9,15 +9,17 @@
   const { series, format, palette, axisScale, seriesLegend, thresholdMarker } = root.Sockbench;
 
   /**
-   * @param {HTMLElement} placeholder sized element flot draws into
-   * @param {HTMLElement} legendContainer element for the legend
+   * @param {{chart: HTMLElement, legend: HTMLElement, details: HTMLElement}} elements
+   *   chart: sized element flot draws into; legend: filled with the legend;
+   *   details: shows the measurements of the point under the cursor
    * @param {{result: object, axisKey: 'sent'|'received', statKey: string,
    *          yScale: 'log'|'linear', xScale: 'log'|'linear', hiddenLevels: Set<number>,
    *          onToggleLevel: (concurrency: number, visible: boolean) => void}} view
    * @returns {object} the flot plot
    */
-  function drawLatencyChart(placeholder, legendContainer, view) {
+  function drawLatencyChart(elements, view) {
     const { result, axisKey, statKey } = view;
+    const placeholder = elements.chart;
     const stat = series.statByKey(statKey);
     const thresholdMs = result.parameters.ok_mean_ms;
     const levels = series.latencySeries(result, axisKey, statKey)
@@ -32,6 +34,8 @@
         color: level.color,
         lines: { show: true, lineWidth: 2 },
         points: { show: true, radius: 2.5, lineWidth: 1.5, fillColor: level.color },
+        sockbenchLevel: level.concurrency,
+        sockbenchPoints: level.sources,
       });
     }
     for (const level of visibleLevels) {
@@ -41,6 +45,8 @@
         color: palette.CLIENT_BOUND_MARK,
         lines: { show: false },
         points: { show: true, symbol: 'cross', radius: 6, lineWidth: 2 },
+        sockbenchLevel: level.concurrency,
+        sockbenchPoints: level.clientBoundSources,
       });
     }
 
@@ -82,7 +88,7 @@
       `${format.trim(thresholdMs, 3)} ms saturation threshold (mean)`);
 
     const clientBoundCount = levels.reduce((n, l) => n + l.clientBound.length, 0);
-    const legend = seriesLegend.renderSeriesLegend(legendContainer, levels.map((level) => ({
+    const legend = seriesLegend.renderSeriesLegend(elements.legend, levels.map((level) => ({
       key: String(level.concurrency),
       label: `${level.concurrency} connections`,
       color: level.color,
@@ -98,7 +104,37 @@
       ],
     });
     bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat, view.xScale === 'log');
+    bindPointDetails(plot, elements.details);
     return plot;
+  }
+
+  /** One line with everything measured at a point. */
+  function describePoint(concurrency, point) {
+    const rtt = point.rtt_ms;
+    const parts = [
+      `${concurrency} connections, target ${format.rate(point.target_rate)} msgs/s`,
+      `sent ${format.rate(point.sent_per_s)}/s, received ${format.rate(point.received_per_s)}/s`,
+      `RTT mean ${format.ms(rtt.mean)}, p50 ${format.ms(rtt.p50)}, p99 ${format.ms(rtt.p99)}, ` +
+        `p99.9 ${format.ms(rtt.p999)}, max ${format.ms(rtt.max)}`,
+      `state ${point.state}`,
+    ];
+    if (point.lost > 0) parts.push(`${point.lost} lost`);
+    if (point.connection_errors > 0) parts.push(`${point.connection_errors} connection error(s)`);
+    if (point.client_bound) parts.push(`client-bound (${point.client_bound_reasons.join(', ')})`);
+    return parts.join(' · ');
+  }
+
+  function bindPointDetails(plot, details) {
+    const idle = 'Point under the cursor: none (hover a dot for its measurements)';
+    details.textContent = idle;
+    details.classList.add('point-details');
+    const $placeholder = plot.getPlaceholder();
+    $placeholder.off('.sockbenchDetails');
+    $placeholder.on('plothover.sockbenchDetails', (event, pos, item) => {
+      const points = item && item.series.sockbenchPoints;
+      details.textContent = points ? describePoint(item.series.sockbenchLevel, points[item.dataIndex]) : idle;
+    });
+    $placeholder.on('mouseleave.sockbenchDetails', () => { details.textContent = idle; });
   }
 
   function bindCrosshairValues(plot, legend, visibleLevels, axisKey, stat, logX) {

@@ -73,27 +73,30 @@
     levelTable.renderLevelTable(document.getElementById('level-table'), r);
 
     const view = readView(params);
-    const charts = [
-      { axisKey: 'sent', placeholder: 'chart-sent', legend: 'legend-sent' },
-      { axisKey: 'received', placeholder: 'chart-received', legend: 'legend-received' },
-    ];
+    const charts = ['sent', 'received'].map((axisKey) => ({
+      axisKey,
+      elements: {
+        chart: document.getElementById(`chart-${axisKey}`),
+        legend: document.getElementById(`legend-${axisKey}`),
+        details: document.getElementById(`details-${axisKey}`),
+      },
+    }));
     const redraw = () => {
       writeView(run.run_id, view);
       for (const chart of charts) {
-        latencyChart.drawLatencyChart(
-          document.getElementById(chart.placeholder), document.getElementById(chart.legend), {
-            result: r,
-            axisKey: chart.axisKey,
-            statKey: view.statKey,
-            yScale: view.yScale,
-            xScale: view.xScale,
-            hiddenLevels: view.hiddenLevels,
-            // The two charts show the same levels, so hiding one hides it in both.
-            onToggleLevel: (concurrency, visible) => {
-              if (visible) view.hiddenLevels.delete(concurrency); else view.hiddenLevels.add(concurrency);
-              redraw();
-            },
-          });
+        latencyChart.drawLatencyChart(chart.elements, {
+          result: r,
+          axisKey: chart.axisKey,
+          statKey: view.statKey,
+          yScale: view.yScale,
+          xScale: view.xScale,
+          hiddenLevels: view.hiddenLevels,
+          // The two charts show the same levels, so hiding one hides it in both.
+          onToggleLevel: (concurrency, visible) => {
+            if (visible) view.hiddenLevels.delete(concurrency); else view.hiddenLevels.add(concurrency);
+            redraw();
+          },
+        });
       }
     };
     fillStatSelector(document.getElementById('stat-selector'), view, redraw);

@@ -30,10 +30,13 @@
    * @param {object} result a sockbench.result/1 document
    * @param {'sent'|'received'} axisKey which rate goes on x
    * @param {string} statKey mean | p50 | p99 | p999 (corrected RTT, ms)
-   * @returns {{concurrency: number, data: number[][], clientBound: number[][],
+   * @returns {{concurrency: number, data: number[][], sources: object[],
+   *            clientBound: number[][], clientBoundSources: object[],
    *            pointCount: number}[]} one entry per level, in run order. `data`
    *   holds [rate msgs/s, RTT ms] in ramp order; points without latency
-   *   samples (count 0) are left out. `clientBound` repeats the client-bound ones.
+   *   samples (count 0) are left out. `clientBound` repeats the client-bound
+   *   ones. `sources[i]` is the result point behind `data[i]` (likewise for
+   *   `clientBoundSources`), for the point details on hover.
    */
   function latencySeries(result, axisKey, statKey) {
     const axis = RATE_AXES[axisKey];
@@ -41,15 +44,23 @@
     statByKey(statKey);
     return result.levels.map((level) => {
       const data = [];
+      const sources = [];
       const clientBound = [];
+      const clientBoundSources = [];
       for (const point of level.points) {
         const rtt = point.rtt_ms[statKey];
         if (rtt == null) continue;
         const xy = [point[axis.field], rtt];
         data.push(xy);
-        if (point.client_bound) clientBound.push(xy);
+        sources.push(point);
+        if (point.client_bound) {
+          clientBound.push(xy);
+          clientBoundSources.push(point);
+        }
       }
-      return { concurrency: level.concurrency, data, clientBound, pointCount: level.points.length };
+      return {
+        concurrency: level.concurrency, data, sources, clientBound, clientBoundSources, pointCount: level.points.length,
+      };
     });
   }
 

@@ -21,6 +21,8 @@ test('latencySeries: one series per level, x from the chosen rate, unmeasured po
   assert.deepEqual(sent.map((s) => s.concurrency), [10, 20]);
   assert.deepEqual(sent[0].data, [[1, 2], [3, 8]]);
   assert.deepEqual(sent[0].clientBound, [[3, 8]]);
+  assert.deepEqual(sent[0].sources, [result.levels[0].points[0], result.levels[0].points[2]]);
+  assert.equal(sent[0].clientBoundSources[0], result.levels[0].points[2]);
   assert.equal(sent[0].pointCount, 3);
   assert.deepEqual(sent[1].data, []);
   assert.deepEqual(latencySeries(result, 'received', 'p99')[0].data, [[10, 4], [25, 16]]);
