@@ -184,7 +184,7 @@ describe('summary page built from the fixtures', () => {
     }
   });
 
-  test('unticking a run removes it from the overlay; "All runs" brings it back', SLOW, async () => {
+  test('unticking a run removes it from the overlay; "All runs" brings it back; hover reads values', SLOW, async () => {
     const page = await openPage(browser);
     try {
       await page.goto(`${server.origin}/fixtures/index.html`);
@@ -198,6 +198,20 @@ describe('summary page built from the fixtures', () => {
       assert.equal(await page.locator(`#summary-table tbody[data-run-id="${runId}"]`).getAttribute('class'), 'not-selected');
       assert.equal(await page.isChecked(`#summary-table input[data-run-id="${runId}"]`), false);
       assert.ok((await page.evaluate(() => location.hash)).startsWith('#runs='));
+
+      // Hovering a concurrency level shows each run's saturation throughput there.
+      const run = realRuns.find((x) => x.result.levels.some((l) => l.saturation));
+      if (run) {
+        await page.getByRole('button', { name: 'All runs' }).click();
+        const level = run.result.levels.find((l) => l.saturation);
+        await page.locator('#chart-saturation').scrollIntoViewIfNeeded();
+        const target = await page.evaluate(pointOnPage, ['chart-saturation', level.concurrency, level.saturation.received_per_s]);
+        await page.mouse.move(target.clientX, target.clientY);
+        await page.waitForFunction(() => /connections/.test(document.querySelector('#legend-saturation .legend-caption').textContent));
+        assert.equal(await page.textContent('#legend-saturation .legend-caption'), `at ${level.concurrency} connections`);
+        assert.equal(await page.textContent(`#legend-saturation li[data-key="${run.result.run_id}"] .legend-value`),
+          `${format.rate(level.saturation.received_per_s)} msgs/s`);
+      }
 
       await page.getByRole('button', { name: 'All runs' }).click();
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, before);

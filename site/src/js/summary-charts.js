@@ -15,6 +15,7 @@
       formatValue: (y) => `${format.rate(y)} msgs/s`,
       tickFormatter: (y) => format.rate(y),
       noData: 'No level of any run had a point under the threshold.',
+      missing: 'no point under the threshold',
     },
     rss: {
       yTitle: 'Peak server RSS (MiB)',
@@ -22,6 +23,7 @@
       formatValue: (y) => `${format.trim(y, 3)} MiB`,
       tickFormatter: (y) => format.trim(y, 3),
       noData: 'No run recorded server memory (runs made without --server-pid).',
+      missing: 'not recorded',
     },
   };
 
@@ -118,7 +120,8 @@
       const values = new Map();
       for (const e of shown) {
         const point = e.series.data.find((p) => p[0] === nearest);
-        values.set(e.run.run_id, point ? chart.formatValue(point[1]) : 'not measured');
+        const ran = e.run.result.levels.some((l) => l.concurrency === nearest);
+        values.set(e.run.run_id, point ? chart.formatValue(point[1]) : (ran ? chart.missing : 'level not run'));
       }
       legend.showValues(`at ${nearest} connections`, values);
     });
