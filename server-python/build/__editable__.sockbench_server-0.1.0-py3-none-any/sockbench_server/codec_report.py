@@ -1,0 +1,1 @@
+/work/main/server-python/sockbench_server/codec_report.py

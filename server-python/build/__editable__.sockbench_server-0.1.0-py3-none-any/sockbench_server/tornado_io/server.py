@@ -1,0 +1,1 @@
+/work/main/server-python/sockbench_server/tornado_io/server.py

@@ -1,0 +1,94 @@
+# server-python: the SockJS server on Tornado, for CPython 3.11 and PyPy 3.9.
+#
+#   make setup-python          both venvs (.venv-cpython, .venv-pypy), idempotent
+#   make test-python-cpython   unit tests + conformance for every usable codec
+#   make test-python-pypy      the same on PyPy
+#   make test-python           both
+#   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON=)
+#   make serve-pypy            the same on PyPy
+
+PY_DIR        := $(ROOT)/server-python
+PY_CPYTHON    ?= python3.11
+VENV_CPYTHON  := $(ROOT)/.venv-cpython
+VENV_PYPY     := $(ROOT)/.venv-pypy
+PY_CONSTRAINT := $(PY_DIR)/constraints.txt
+# Every input of the installs: a change to any of them redoes setup.
+PY_SETUP_DEPS := $(PY_DIR)/pyproject.toml $(PY_CONSTRAINT) $(PY_DIR)/make.mk
+PY_CODECS     := simplejson ujson orjson
+
+SETUP_TARGETS += setup-python
+TEST_TARGETS  += test-python-cpython test-python-pypy
+# The top-level help loop splits its list on whitespace, so the words of
+# each line are joined with U+00A0 (no-break space), which prints as a space.
+HELP_LINES += make setup-python        both Python venvs (CPython 3.11, PyPy 3)
+HELP_LINES += make test-python         server-python unit + conformance tests, both interpreters
+HELP_LINES += make serve-cpython       run server-python on CPython (HOST= PORT= HEARTBEAT= JSON=)
+HELP_LINES += make serve-pypy          run server-python on PyPy (HOST= PORT= HEARTBEAT= JSON=)
+
+.PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
+
+setup-python: $(STAMPS)/python-cpython $(STAMPS)/python-pypy
+
+# $(call py-install-venv,VENV,LABEL): the package (editable) with its test
+# dependencies, then each codec on its own; a codec that does not install is
+# skipped with one line, never failing setup. Binary wheels only for codecs:
+# nothing is compiled (orjson has no PyPy build at all).
+define py-install-venv
+$(1)/bin/python -m pip install -q -c $(PY_CONSTRAINT) -e "$(PY_DIR)[test]"
+for codec in $(PY_CODECS); do \
+  if [ "$(2)" = pypy ] && [ "$$codec" = orjson ]; then \
+    echo "note: orjson skipped on PyPy (orjson supports CPython only)"; continue; \
+  fi; \
+  if ! $(1)/bin/python -m pip install -q --only-binary :all: -c $(PY_CONSTRAINT) $$codec >/dev/null 2>&1; then \
+    echo "note: $$codec skipped on $(2) (no binary wheel installs here)"; \
+  fi; \
+done
+endef
+
+$(STAMPS)/python-cpython: $(PY_SETUP_DEPS) | $(STAMPS)
+	@echo ">> server-python: CPython venv in $(VENV_CPYTHON)"
+	@command -v $(PY_CPYTHON) >/dev/null || { echo "sockbench needs $(PY_CPYTHON) on PATH" >&2; exit 1; }
+	@[ -x $(VENV_CPYTHON)/bin/python ] || $(PY_CPYTHON) -m venv $(VENV_CPYTHON)
+	@$(call py-install-venv,$(VENV_CPYTHON),cpython)
+	@touch $@
+
+$(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
+	@echo ">> server-python: PyPy venv in $(VENV_PYPY)"
+	@$(call ensure-debian,pypy3 -c 'import venv; import ensurepip',pypy3 pypy3-venv pypy3-dev)
+	@[ -x $(VENV_PYPY)/bin/python ] || pypy3 -m venv $(VENV_PYPY)
+	@$(call py-install-venv,$(VENV_PYPY),pypy)
+	@touch $@
+
+# $(call py-test,VENV): unit and server-specific tests once, then the
+# server-agnostic conformance suite against this server once per usable
+# codec (codecs installed but refused print why). Every run happens even if
+# one fails; the status says whether any did.
+define py-test
+cd $(PY_DIR) && status=0 && \
+impl=$$($(1)/bin/python -c 'import platform; print(platform.python_implementation())') && \
+echo "--- $$impl: unit + server tests" && \
+{ $(1)/bin/python -m pytest -q -p no:cacheprovider tests/unit tests/server || status=1; } && \
+codecs=$$($(1)/bin/python -m sockbench_server.codec_report) && \
+for codec in $$codecs; do \
+  echo "--- $$impl: conformance, --json $$codec"; \
+  SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --json $$codec" \
+    $(1)/bin/python -m pytest -q -p no:cacheprovider tests/conformance || status=1; \
+done; \
+exit $$status
+endef
+
+test-python: test-python-cpython test-python-pypy
+
+test-python-cpython: $(STAMPS)/python-cpython
+	@$(call py-test,$(VENV_CPYTHON))
+
+test-python-pypy: $(STAMPS)/python-pypy
+	@$(call py-test,$(VENV_PYPY))
+
+PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON)
+
+serve-cpython: $(STAMPS)/python-cpython
+	exec $(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
+
+serve-pypy: $(STAMPS)/python-pypy
+	exec $(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS)

@@ -1,0 +1,77 @@
+"""The public application API.
+
+An application is a :class:`SockJSConnection` subclass; one instance exists
+per client connection, whatever the transport::
+
+    from sockbench_server import SockJSConnection, broadcast
+
+    class Chat(SockJSConnection):
+        room = set()
+
+        def on_open(self, info):
+            self.room.add(self)
+
+        def on_message(self, message):
+            broadcast(self.room, message)
+
+        def on_close(self):
+            self.room.discard(self)
+
+Messages are ``str`` both ways. ``send`` and ``close`` may be called from any
+callback or from other code running on the server's event loop.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .protocol.session import OPEN, ConnectionInfo
+
+__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast"]
+
+
+class SockJSConnection:
+    """Base class of applications: override the ``on_*`` callbacks."""
+
+    def __init__(self, session: Any):
+        #: The protocol session behind this connection (sans-I/O core object).
+        self.session = session
+
+    # -- callbacks ---------------------------------------------------------
+
+    def on_open(self, info: ConnectionInfo) -> None:
+        """The connection is open; ``info`` has the peer address and headers."""
+
+    def on_message(self, message: str) -> None:
+        """One message from the client."""
+
+    def on_close(self) -> None:
+        """The connection is closed (by either side, or it timed out). Called once."""
+
+    # -- actions -----------------------------------------------------------
+
+    def send(self, message: str) -> bool:
+        """Send one message; False if the connection is not open."""
+        return self.session.send(message)
+
+    def close(self, code: int = 3000, reason: str = "Go away!") -> None:
+        """Close with ``c[code,"reason"]`` (raw websocket: a close frame)."""
+        self.session.close(code, reason)
+
+    @property
+    def is_open(self) -> bool:
+        return self.session.state == OPEN
+
+
+def broadcast(connections: Iterable[SockJSConnection], message: str) -> int:
+    """Send ``message`` to every connection; returns how many took it.
+
+    This is the one place where fan-out happens, so a faster strategy
+    (encode once, write pre-built frames) changes only this function.
+    Iterates over a snapshot: a send may close a connection, whose
+    ``on_close`` then removes it from the caller's set.
+    """
+    sent = 0
+    for conn in list(connections):
+        if conn.session.send(message):
+            sent += 1
+    return sent

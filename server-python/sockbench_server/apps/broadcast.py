@@ -1,0 +1,30 @@
+"""The benchmark application: every message goes to every open connection."""
+from __future__ import annotations
+
+from typing import Set, Type
+
+from ..api import SockJSConnection, broadcast
+from ..protocol.session import ConnectionInfo
+
+
+def make_broadcast() -> Type[SockJSConnection]:
+    """A broadcast application class with its own set of participants, so
+    two mounts never share recipients."""
+    participants: Set[SockJSConnection] = set()
+
+    class BroadcastConnection(SockJSConnection):
+        """Delivers each message to every open connection, the sender too,
+        in the order each sender sent them. Payloads are never inspected."""
+
+        members = participants
+
+        def on_open(self, info: ConnectionInfo) -> None:
+            participants.add(self)
+
+        def on_message(self, message: str) -> None:
+            broadcast(participants, message)
+
+        def on_close(self) -> None:
+            participants.discard(self)
+
+    return BroadcastConnection

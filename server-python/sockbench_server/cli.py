@@ -1,0 +1,73 @@
+"""Command line of ``python -m sockbench_server`` (docs/protocol.md section 1)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+from typing import List, Optional
+
+from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("must be 0-65535, got %d" % port)
+    return port
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % value) from None
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise argparse.ArgumentTypeError("must be a number > 0, got %r" % value)
+    return seconds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sockbench_server",
+        description="sockbench's SockJS 0.3.3 server on Tornado. Mounts /broadcast, "
+                    "/echo, /close, /disabled_websocket_echo and /cookie_needed_echo; "
+                    "prints 'READY <url> key=value...' on stdout once listening; "
+                    "logs go to stderr; SIGTERM/SIGINT close every session and exit 0.",
+        allow_abbrev=False,
+    )
+    p.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                   help="address to listen on (default: %(default)s)")
+    p.add_argument("--port", type=_port, default=8080, metavar="PORT",
+                   help="TCP port, 0 picks a free one (default: %(default)s)")
+    p.add_argument("--heartbeat", type=_seconds, default=25.0, metavar="SECONDS",
+                   help="send 'h' after this many seconds without other output "
+                        "(default: 25)")
+    p.add_argument("--log-level", choices=LOG_LEVELS, default="warning", metavar="LEVEL",
+                   help="one of %s (default: %%(default)s)" % ", ".join(LOG_LEVELS))
+    p.add_argument("--json", choices=CODEC_NAMES, default="json", metavar="CODEC",
+                   help="JSON library for SockJS frames: %s (default: %%(default)s); "
+                        "one that is not installed or breaks the SockJS escaping "
+                        "rules is refused at start" % ", ".join(CODEC_NAMES))
+    return p
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, args.log_level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        codec = select_codec(args.json)
+    except CodecError as e:
+        print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
+        return 1
+    # Imported late so that --help and usage errors stay fast.
+    from .apps import default_mounts
+    from .tornado_io.server import serve
+
+    return serve(args.host, args.port, args.heartbeat, codec, default_mounts)

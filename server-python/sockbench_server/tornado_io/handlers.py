@@ -1,0 +1,363 @@
+"""Thin Tornado handlers for the SockJS HTTP URLs.
+
+Each handler maps one URL to the sans-I/O core: it sets the headers the
+protocol module prescribes, turns the request into session calls and gives
+the session a receiver that writes to this response.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from typing import Any, Optional, Tuple
+from urllib.parse import parse_qs
+
+from tornado.web import RequestHandler
+
+from ..protocol import transports as tp
+from ..protocol.frames import BadPayload, decode_body, decode_messages
+from ..protocol.session import ConnectionInfo, Service
+
+log = logging.getLogger("sockbench_server.http")
+
+#: Request headers an application may see (sockjs-node's list).
+VISIBLE_HEADERS = ("referer", "x-client-ip", "x-forwarded-for", "x-cluster-client-ip",
+                   "via", "x-real-ip", "x-forwarded-proto", "x-ssl", "dnt", "host",
+                   "user-agent", "accept-language", "x-forwarded-host", "x-forwarded-port")
+
+
+def connection_info(handler: RequestHandler, transport: str) -> ConnectionInfo:
+    req = handler.request
+    headers = {}
+    for name in VISIBLE_HEADERS:
+        value = req.headers.get(name)
+        if value is not None:
+            headers[name] = value
+    return ConnectionInfo(req.remote_ip, req.path, headers, transport)
+
+
+class SockJSHandler(RequestHandler):
+    """Common behaviour: method check with SockJS-style 405, no automatic
+    ETags, plain-text errors, CORS / cache / cookie helpers."""
+
+    methods: Tuple[str, ...] = ("GET",)
+    service: Service
+
+    def initialize(self, service: Service) -> None:  # type: ignore[override]
+        self.service = service
+
+    def compute_etag(self) -> Optional[str]:
+        return None
+
+    def prepare(self) -> None:
+        if self.request.method not in self.methods:
+            self.method_not_allowed()
+
+    def method_not_allowed(self) -> None:
+        # The suite wants 405 with Allow, no Content-Type and no body.
+        self.set_status(405)
+        self.set_header("Allow", ", ".join(self.methods))
+        self.clear_header("Content-Type")
+        self.finish()
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code == 405:
+            self.set_header("Allow", ", ".join(self.methods))
+            self.clear_header("Content-Type")
+            self.finish()
+            return
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.finish("%d %s" % (status_code, self._reason))
+
+    def sockjs_error(self, status: int, text: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.finish(text)
+
+    def not_found(self) -> None:
+        self.sockjs_error(404, "404 Error: Page Not Found")
+
+    def add_headers(self, headers: tp.Headers) -> None:
+        for name, value in headers:
+            self.set_header(name, value)
+
+    def cors(self) -> None:
+        h = self.request.headers
+        self.add_headers(tp.cors_headers(h.get("Origin"), h.get("Access-Control-Request-Headers")))
+
+    def no_cache(self) -> None:
+        self.set_header("Cache-Control", tp.NO_CACHE)
+
+    def jsessionid(self) -> None:
+        if self.service.options.cookie_needed:
+            name, value = tp.jsessionid_header(self.get_cookie("JSESSIONID"))
+            self.set_header(name, value)
+
+    def preflight(self, methods: str) -> None:
+        """Answer a CORS preflight (OPTIONS): 204, cacheable for a year."""
+        self.set_status(204)
+        self.add_headers(tp.options_headers(time.time(), methods))
+        self.cors()
+        self.finish()
+
+    def respond_204(self, content_type: str) -> None:
+        """204 that keeps its Content-Type (Tornado drops representation
+        headers of a 204 unless the headers were flushed first)."""
+        self.set_status(204)
+        self.set_header("Content-Type", content_type)
+        self.flush()
+        self.finish()
+
+
+class NotFoundHandler(RequestHandler):
+    def compute_etag(self) -> Optional[str]:
+        return None
+
+    def prepare(self) -> None:
+        self.set_status(404)
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.finish("404 Error: Page Not Found")
+
+
+class GreetingHandler(SockJSHandler):
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.finish(tp.GREETING)
+
+
+class IframeHandler(SockJSHandler):
+    def get(self) -> None:
+        page, etag = tp.iframe_page(self.service.options.sockjs_url)
+        self.add_headers(tp.cache_forever_headers(time.time()))
+        self.set_header("ETag", etag)
+        inm = self.request.headers.get("If-None-Match", "")
+        if inm and (inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]):
+            self.set_status(304)
+            self.clear_header("Content-Type")
+            self.finish()
+            return
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.finish(page)
+
+
+class InfoHandler(SockJSHandler):
+    methods = ("GET", "OPTIONS")
+
+    def get(self) -> None:
+        opts = self.service.options
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.no_cache()
+        self.cors()
+        self.finish(json.dumps({
+            "websocket": opts.websocket,
+            "cookie_needed": opts.cookie_needed,
+            "origins": ["*:*"],
+            "entropy": secrets.randbits(32),
+        }))
+
+    def options(self) -> None:
+        self.preflight("OPTIONS, GET")
+
+
+class TornadoHttpReceiver(tp.HttpReceiver):
+    """Writes wrapped frames to one Tornado response; ``done`` resolves when
+    the response is over, whoever ended it."""
+
+    __slots__ = ("handler", "done")
+
+    def __init__(self, handler: "ReceivingHandler", framing: tp.Framing, limit: int):
+        super().__init__(framing, limit)
+        self.handler = handler
+        self.done: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
+
+    def write(self, data: str) -> None:
+        h = self.handler
+        h.write(data)
+        if self.framing.streaming:
+            h.flush()
+        # Polling responses end right after their one frame: finish() sends
+        # it with a Content-Length instead of as a chunk.
+
+    def finish(self) -> None:
+        h = self.handler
+        try:
+            fut = h.finish()
+        except Exception:  # the connection went away under us
+            fut = None
+        if fut is not None and h.request.version == "HTTP/1.0" and self.framing.streaming:
+            # HTTP/1.0 has no chunking: the end of a streaming body is
+            # the end of the connection, whatever keep-alive asked for.
+            connection = h.request.connection
+            fut.add_done_callback(lambda f: (f.exception(), connection.close()))  # type: ignore[union-attr]
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def aborted(self) -> None:
+        self.closed = True
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+class ReceivingHandler(SockJSHandler):
+    """Base of the transports that carry frames to the client."""
+
+    receiver: Optional[TornadoHttpReceiver] = None
+    session: Any = None
+
+    async def run_receiver(self, session_id: str, framing: tp.Framing) -> None:
+        svc = self.service
+        if framing.streaming:
+            stream = getattr(self.request.connection, "stream", None)
+            if stream is not None:
+                stream.set_nodelay(True)
+            if framing.prelude:
+                self.write(framing.prelude)
+                self.flush()
+        session = svc.lookup(session_id)
+        if session is None:
+            session = svc.create(session_id, connection_info(self, framing.name))
+        receiver = self.receiver = TornadoHttpReceiver(self, framing, svc.options.response_limit)
+        self.session = session
+        session.attach(receiver)
+        if not receiver.closed:
+            await receiver.done
+
+    def on_connection_close(self) -> None:
+        r = self.receiver
+        if r is not None and not r.closed:
+            r.aborted()
+            self.session.receiver_gone(r)
+
+
+class XhrPollingHandler(ReceivingHandler):
+    methods = ("POST", "OPTIONS")
+
+    async def post(self, server_id: str, session_id: str) -> None:
+        self.set_header("Content-Type", "application/javascript; charset=UTF-8")
+        self.no_cache()
+        self.jsessionid()
+        self.cors()
+        await self.run_receiver(session_id, tp.XHR)
+
+    def options(self, server_id: str, session_id: str) -> None:
+        self.jsessionid()
+        self.preflight("OPTIONS, POST")
+
+
+class XhrStreamingHandler(XhrPollingHandler):
+    async def post(self, server_id: str, session_id: str) -> None:
+        self.set_header("Content-Type", "application/javascript; charset=UTF-8")
+        self.no_cache()
+        self.jsessionid()
+        self.cors()
+        await self.run_receiver(session_id, tp.XHR_STREAMING)
+
+
+class EventSourceHandler(ReceivingHandler):
+    async def get(self, server_id: str, session_id: str) -> None:
+        self.set_header("Content-Type", "text/event-stream")
+        self.no_cache()
+        self.jsessionid()
+        self.cors()
+        await self.run_receiver(session_id, tp.EVENTSOURCE)
+
+
+class CallbackHandler(ReceivingHandler):
+    def callback(self) -> Optional[str]:
+        raw = self.get_query_argument("c", None, strip=False)
+        if raw is None:
+            raw = self.get_query_argument("callback", None, strip=False)
+        try:
+            return tp.check_callback(raw)
+        except tp.CallbackError as e:
+            self.sockjs_error(500, str(e))
+            return None
+
+
+class HtmlFileHandler(CallbackHandler):
+    async def get(self, server_id: str, session_id: str) -> None:
+        callback = self.callback()
+        if callback is None:
+            return
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.no_cache()
+        self.jsessionid()
+        await self.run_receiver(session_id, tp.HtmlFile(callback))
+
+
+class JsonpPollingHandler(CallbackHandler):
+    async def get(self, server_id: str, session_id: str) -> None:
+        callback = self.callback()
+        if callback is None:
+            return
+        self.set_header("Content-Type", "application/javascript; charset=UTF-8")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.no_cache()
+        self.jsessionid()
+        await self.run_receiver(session_id, tp.JsonpPolling(callback))
+
+
+class SendHandler(SockJSHandler):
+    """Shared part of xhr_send and jsonp_send: decode, find, deliver."""
+
+    methods = ("POST",)
+    transport = ""
+
+    def payload_text(self) -> str:
+        return decode_body(self.request.body)
+
+    def deliver(self, session_id: str) -> bool:
+        """False if an error response was sent instead."""
+        svc = self.service
+        try:
+            messages = decode_messages(svc.codec, self.payload_text())
+        except BadPayload as e:
+            log.warning("%s: %s rejected (%d bytes): %s", svc.prefix, self.transport,
+                        len(self.request.body), e)
+            self.sockjs_error(500, str(e))
+            return False
+        session = svc.lookup(session_id)
+        if session is None:
+            self.not_found()
+            return False
+        session.receive(messages)
+        return True
+
+
+class XhrSendHandler(SendHandler):
+    methods = ("POST", "OPTIONS")
+    transport = "xhr_send"
+
+    def post(self, server_id: str, session_id: str) -> None:
+        self.no_cache()
+        self.jsessionid()
+        self.cors()
+        if self.deliver(session_id):
+            # Firefox treats a 204 without Content-Type as XML and complains.
+            self.respond_204("text/plain; charset=UTF-8")
+
+    def options(self, server_id: str, session_id: str) -> None:
+        self.jsessionid()
+        self.preflight("OPTIONS, POST")
+
+
+class JsonpSendHandler(SendHandler):
+    transport = "jsonp_send"
+
+    def payload_text(self) -> str:
+        ctype = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        text = decode_body(self.request.body)
+        if ctype == "application/x-www-form-urlencoded":
+            values = parse_qs(text, keep_blank_values=True).get("d")
+            return values[0] if values else ""
+        return text
+
+    def post(self, server_id: str, session_id: str) -> None:
+        self.no_cache()
+        self.jsessionid()
+        if self.deliver(session_id):
+            # 200 "ok" rather than 204: Konqueror mishandles 204 here.
+            self.set_header("Content-Type", "text/plain; charset=UTF-8")
+            self.finish("ok")

@@ -1,0 +1,59 @@
+"""URL routing: every SockJS 0.3.3 URL of every mounted service."""
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, List, Sequence
+
+from tornado.web import Application, RequestHandler
+
+from ..protocol.session import Service
+from . import handlers as h
+from .websocket import FramedWebSocketHandler, RawWebSocketHandler
+
+access_log = logging.getLogger("sockbench_server.access")
+
+SESSION = r"/([^/.]+)/([^/.]+)"
+
+TRANSPORTS = (
+    ("xhr", h.XhrPollingHandler),
+    ("xhr_send", h.XhrSendHandler),
+    ("xhr_streaming", h.XhrStreamingHandler),
+    ("eventsource", h.EventSourceHandler),
+    ("htmlfile", h.HtmlFileHandler),
+    ("jsonp", h.JsonpPollingHandler),
+    ("jsonp_send", h.JsonpSendHandler),
+)
+
+
+def routes_for(service: Service) -> List[Any]:
+    p = re.escape(service.prefix)
+    kw = {"service": service}
+    routes: List[Any] = [
+        (p + r"/?", h.GreetingHandler, kw),
+        (p + r"/iframe[0-9a-z_.\-]*\.html", h.IframeHandler, kw),
+        (p + r"/info", h.InfoHandler, kw),
+    ]
+    if service.options.websocket:
+        routes.append((p + r"/websocket", RawWebSocketHandler, kw))
+        routes.append((p + SESSION + r"/websocket", FramedWebSocketHandler, kw))
+    for name, handler in TRANSPORTS:
+        routes.append((p + SESSION + "/" + name, handler, kw))
+    return routes
+
+
+def log_request(handler: RequestHandler) -> None:
+    # Access lines are debug output: 4xx/5xx are normal protocol answers
+    # here (the suite provokes them), not server problems.
+    if access_log.isEnabledFor(logging.DEBUG):
+        r = handler.request
+        access_log.debug("%d %s %s (%s) %.1fms", handler.get_status(), r.method, r.uri,
+                         r.remote_ip, 1000.0 * r.request_time())
+
+
+def make_application(services: Sequence[Service]) -> Application:
+    routes: List[Any] = []
+    for service in services:
+        routes.extend(routes_for(service))
+    return Application(routes, default_handler_class=h.NotFoundHandler,
+                       log_function=log_request, compress_response=False)

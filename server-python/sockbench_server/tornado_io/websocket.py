@@ -1,0 +1,191 @@
+"""Websocket handlers: framed SockJS (``/<server>/<session>/websocket``, RFC
+6455 via Tornado or hixie-76 done here), and raw (``/websocket``)."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional, Union
+
+from tornado.iostream import IOStream, StreamClosedError
+from tornado.websocket import WebSocketHandler
+
+from ..protocol import wsframes
+from ..protocol.session import ReceiverGone, Service
+from .handlers import connection_info
+
+log = logging.getLogger("sockbench_server.websocket")
+
+
+class WsReceiver:
+    """Frames to a Tornado websocket. Writes go straight to the stream as
+    pre-built RFC 6455 frames (no per-message Future/Task as with
+    ``write_message``), and ``write_prebuilt`` lets a broadcast write the
+    same bytes to many connections."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self, handler: WebSocketHandler):
+        self.handler = handler
+
+    def write_prebuilt(self, frame: bytes) -> None:
+        conn = self.handler.ws_connection
+        if conn is None or conn.is_closing():
+            raise ReceiverGone()
+        try:
+            conn.stream.write(frame)  # type: ignore[attr-defined]
+        except StreamClosedError:
+            raise ReceiverGone() from None
+
+    def send_frame(self, frame: str) -> bool:
+        self.write_prebuilt(wsframes.text_frame(frame.encode("utf-8")))
+        return True
+
+    def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
+        self.handler.close(code, reason)
+
+
+class _SockJSWebSocket(WebSocketHandler):
+    service: Service
+    session: Any = None
+    receiver: Any = None
+
+    def initialize(self, service: Service) -> None:  # type: ignore[override]
+        self.service = service
+
+    def check_origin(self, origin: str) -> bool:
+        return True  # SockJS accepts every origin ("*:*")
+
+    def compute_etag(self) -> Optional[str]:
+        return None
+
+    def prepare(self) -> None:
+        if self.request.method != "GET":
+            # 405 with Allow, no Content-Type, no body.
+            self.set_status(405)
+            self.set_header("Allow", "GET")
+            self.clear_header("Content-Type")
+            self.finish()
+
+    def _text(self, message: Union[str, bytes]) -> Optional[str]:
+        if isinstance(message, bytes):
+            try:
+                return message.decode("utf-8")
+            except UnicodeDecodeError:
+                self.close(1007, "Invalid UTF-8")
+                return None
+        return message
+
+    def on_close(self) -> None:
+        if self.session is not None:
+            self.session.receiver_gone(self.receiver)
+
+
+class FramedWebSocketHandler(_SockJSWebSocket):
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        headers = self.request.headers
+        if "Sec-WebSocket-Key1" in headers and "Sec-WebSocket-Version" not in headers:
+            self._hixie76()
+            return
+        await super().get(*args, **kwargs)
+
+    def open(self, *args: str, **kwargs: str) -> None:
+        self.set_nodelay(True)
+        self.receiver = WsReceiver(self)
+        self.session = self.service.create(None, connection_info(self, "websocket"))
+        self.session.attach(self.receiver)
+
+    def on_message(self, message: Union[str, bytes]) -> None:
+        text = self._text(message)
+        if text is not None and self.session is not None:
+            self.session.receive_ws_text(text)
+
+    def _hixie76(self) -> None:
+        headers = self.request.headers
+        origin = headers.get("Origin", "")
+        location = "ws://" + self.request.host + self.request.uri
+        stream = self.detach()
+        conn = Hixie76Connection(stream, self.service, connection_info(self, "websocket"))
+        stream.io_loop.add_callback(conn.run, headers.get("Sec-WebSocket-Key1", ""),
+                                    headers.get("Sec-WebSocket-Key2", ""), origin, location)
+
+
+class RawWebSocketHandler(_SockJSWebSocket):
+    def open(self, *args: str, **kwargs: str) -> None:
+        self.set_nodelay(True)
+        self.receiver = WsReceiver(self)
+        self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
+        self.session.attach(self.receiver)
+
+    def on_message(self, message: Union[str, bytes]) -> None:
+        text = self._text(message)
+        if text is not None and self.session is not None:
+            self.session.receive_ws_text(text)
+
+
+class Hixie76Connection:
+    """A framed SockJS session over hixie-76, on a detached stream.
+
+    Response headers go out before the client's 8-byte nonce is read (the
+    order HAProxy needs); then the 16-byte answer, then 0x00...0xFF frames.
+    """
+
+    def __init__(self, stream: IOStream, service: Service, info: Any):
+        self.stream = stream
+        self.service = service
+        self.info = info
+        self.session: Any = None
+        self.closed = False
+
+    async def run(self, key1: str, key2: str, origin: str, location: str) -> None:
+        stream = self.stream
+        try:
+            stream.set_nodelay(True)
+            stream.write(wsframes.hixie76_response_head(origin, location))
+            nonce = await stream.read_bytes(8)
+            stream.write(wsframes.hixie76_challenge(key1, key2, nonce))
+        except wsframes.HandshakeError as e:
+            log.warning("%s: bad hixie-76 handshake: %s", self.service.prefix, e)
+            stream.close()
+            return
+        except StreamClosedError:
+            return
+        self.session = self.service.create(None, self.info)
+        self.session.attach(self)
+        decoder = wsframes.Hixie76Decoder()
+        try:
+            while not self.closed:
+                data = await stream.read_bytes(65536, partial=True)
+                for text in decoder.feed(data):
+                    self.session.receive_ws_text(text)
+                    if self.closed:
+                        break
+                if decoder.closed:
+                    self.close()
+        except StreamClosedError:
+            pass
+        self.closed = True
+        self.session.receiver_gone(self)
+
+    # -- receiver interface ----------------------------------------------
+
+    def write_prebuilt(self, frame: bytes) -> None:
+        if self.closed:
+            raise ReceiverGone()
+        try:
+            self.stream.write(frame)
+        except StreamClosedError:
+            raise ReceiverGone() from None
+
+    def send_frame(self, frame: str) -> bool:
+        self.write_prebuilt(wsframes.hixie76_frame(frame))
+        return True
+
+    def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        stream = self.stream
+        try:
+            stream.write(wsframes.HIXIE76_CLOSE).add_done_callback(
+                lambda f: (f.exception(), stream.close()))
+        except StreamClosedError:
+            pass
