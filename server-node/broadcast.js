@@ -5,8 +5,6 @@
 
 const { parseCommandLine, UsageError, USAGE } = require('./src/cli');
 const { createLogger } = require('./src/log');
-const { startServer } = require('./src/server');
-const { readyLine } = require('./src/ready-line');
 
 // The contract allows 2 s from signal to exit; the rest is margin for a busy machine.
 const STOP_DEADLINE_MS = 1500;
@@ -25,6 +23,10 @@ function main(argv) {
     return;
   }
 
+  // Loaded only now, so --help and usage errors work before `make setup`
+  // has installed node_modules.
+  const { startServer } = require('./src/server');
+  const { readyLine } = require('./src/ready-line');
   const logger = createLogger(settings.logLevel);
   startServer(settings, logger).then(
     (running) => {
