@@ -9,12 +9,14 @@ TEST_TARGETS  += test-node
 HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT)"
 HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
 
-.PHONY: setup-node test-node serve-node
+.PHONY: setup-node test-node serve-node node-modules-missing
 
 setup-node: $(NODE_STAMP)
 
-# npm ci installs exactly package-lock.json; re-run only when it (or package.json) changes.
-$(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json | $(STAMPS)
+# npm ci installs exactly package-lock.json; re-run only when it (or package.json)
+# changes, or when node_modules has gone missing behind the stamp's back.
+NODE_INSTALLED := $(wildcard $(NODE_DIR)/node_modules/sockjs/package.json)
+$(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json $(if $(NODE_INSTALLED),,node-modules-missing) | $(STAMPS)
 	@command -v node >/dev/null || { echo "server-node needs Node >= 18 with npm: install nodejs and npm" >&2; exit 1; }
 	@node -e 'const [M, m] = process.versions.node.split(".").map(Number); process.exit(M > 18 || (M === 18 && m >= 3) ? 0 : 1)' \
 	  || { echo "server-node needs Node >= 18.3, found $$(node --version)" >&2; exit 1; }
