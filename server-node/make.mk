@@ -20,7 +20,9 @@ $(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json $(if $(NOD
 	@command -v node >/dev/null || { echo "server-node needs Node >= 18 with npm: install nodejs and npm" >&2; exit 1; }
 	@node -e 'const [M, m] = process.versions.node.split(".").map(Number); process.exit(M > 18 || (M === 18 && m >= 3) ? 0 : 1)' \
 	  || { echo "server-node needs Node >= 18.3, found $$(node --version)" >&2; exit 1; }
-	cd $(NODE_DIR) && npm ci --no-audit --no-fund
+	@# stderr: `make serve-node` must leave stdout to the server's READY line.
+	@echo ">> server-node: npm ci" >&2
+	@cd $(NODE_DIR) && npm ci --no-audit --no-fund >&2
 	@touch $@
 
 # node's test runner discovers every *.test.js under server-node (node_modules
@@ -28,5 +30,6 @@ $(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json $(if $(NOD
 test-node: setup-node
 	cd $(NODE_DIR) && node --test
 
+# Silent recipe: stdout carries nothing but the server's READY line.
 serve-node: setup-node
-	exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT)
+	@exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT)
