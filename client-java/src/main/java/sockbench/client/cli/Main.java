@@ -18,6 +18,15 @@ public final class Main {
         cl.addSubcommand("firehose", new FirehoseCommand());
         cl.addSubcommand("firehose-sender", new FirehoseSenderCommand());
         cl.setUsageHelpAutoWidth(true);
+        // A typo: the error, suggestions, then the full usage, all on stderr; exit status 2.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println(c.getColorScheme().errorText(ex.getMessage()));
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr());
+            c.usage(c.getErr());
+            c.getErr().flush();
+            return 2;
+        });
         return cl;
     }
 }

@@ -19,7 +19,9 @@ import sockbench.client.stats.SaturationPoint;
 /** The result file, schema {@code sockbench.result/1} (results/schema.json, results/README.md). */
 public final class JsonResultWriter implements ResultWriter {
 
-    private static final JsonFactory FACTORY = new JsonFactory();
+    /** Shared with the flot writer; the generator must not close the caller's writer. */
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .disable(com.fasterxml.jackson.core.StreamWriteFeature.AUTO_CLOSE_TARGET).build();
 
     @Override
     public void write(RunResult r, Writer out) throws IOException {

@@ -1,6 +1,5 @@
 package sockbench.client.output;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
@@ -26,7 +25,7 @@ public final class LegacyFlotWriter implements ResultWriter {
 
     @Override
     public void write(RunResult result, Writer out) throws IOException {
-        try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+        try (JsonGenerator g = JsonResultWriter.FACTORY.createGenerator(out)) {
             g.writeStartArray();
             for (LevelResult level : result.levels()) {
                 g.writeStartArray();

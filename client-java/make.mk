@@ -1,0 +1,50 @@
+# client-java: the load generator (see client-java/README.md).
+# Included by the top-level Makefile, which defines ROOT, STAMPS and ensure-debian.
+
+JAVA_DIR   := $(ROOT)/client-java
+# The runnable jar the bench targets use; the name does not change between versions.
+CLIENT_JAR := $(JAVA_DIR)/target/sockbench-client.jar
+JAVA_STAMP := $(STAMPS)/setup-java
+JAVA_SRCS  := $(shell find $(JAVA_DIR)/src/main -type f 2>/dev/null)
+JAVA       ?= java
+# firehose self-test knobs: connection counts, window per count (s), CPUs of sender and client.
+FIREHOSE_CONNECTIONS ?= 100,1000,5000
+FIREHOSE_SECONDS     ?= 10
+FIREHOSE_SENDER_CPU  ?= 0
+FIREHOSE_CLIENT_CPU  ?= 1
+
+SETUP_TARGETS += setup-java
+TEST_TARGETS  += test-java
+HELP_LINES    += "make setup-java       build the load generator jar (client-java/target/sockbench-client.jar)"
+HELP_LINES    += "make test-java        run the client-java tests (mvn test: parser, plans, rules, stats, integration)"
+HELP_LINES    += "make firehose-java    client self-test: pinned sender vs pinned client, msgs/s and RSS (FIREHOSE_CONNECTIONS, FIREHOSE_SECONDS)"
+
+.PHONY: setup-java test-java firehose-java
+
+# Needs a JDK >= 17 and Maven; installs Debian's when missing (as root).
+define java-check
+@$(call ensure-debian,command -v mvn && command -v javac,maven openjdk-17-jdk-headless)
+@$(JAVA) -version 2>&1 | head -1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' \
+  || { echo "client-java needs Java >= 17, found: $$($(JAVA) -version 2>&1 | head -1)" >&2; exit 1; }
+endef
+
+setup-java: $(JAVA_STAMP)
+
+# Rebuilt only when pom.xml or a main source changes, or the jar is gone.
+$(JAVA_STAMP): $(JAVA_DIR)/pom.xml $(JAVA_SRCS) | $(STAMPS)
+	$(java-check)
+	cd $(JAVA_DIR) && mvn -q -B package -DskipTests
+	@test -f $(CLIENT_JAR)
+	@touch $@
+
+$(CLIENT_JAR):
+	@rm -f $(JAVA_STAMP)
+	@$(MAKE) setup-java
+
+# Surefire prints its usual "Tests run: N, Failures: 0, ..." summary.
+test-java: setup-java $(CLIENT_JAR)
+	cd $(JAVA_DIR) && mvn -B test
+
+firehose-java: setup-java $(CLIENT_JAR)
+	taskset -c $(FIREHOSE_CLIENT_CPU) $(JAVA) -jar $(CLIENT_JAR) firehose --connections $(FIREHOSE_CONNECTIONS) \
+	  --duration $(FIREHOSE_SECONDS) --sender-cpus $(FIREHOSE_SENDER_CPU)

@@ -1,0 +1,31 @@
+package sockbench.client.output;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import sockbench.client.plan.Profile;
+
+class ProgressTest {
+
+    @Test
+    void onePointLineWithStateAndEta() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        p.sweepStarted(Profile.STANDARD.plan());
+        p.levelConnected(25, 25, 0, 0.3);
+        p.point(25, ResultWritersTest.point(10, 30, 2.5), Profile.STANDARD.plan());
+        p.warnings(List.of("level 25: something"), true);
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("N=25"), out);
+        assertTrue(out.contains("rate      10.0/s"), out);
+        assertTrue(out.contains("rtt mean 2.50 p99 2.50 ms"), out);
+        assertTrue(out.contains("ok"), out);
+        assertTrue(out.contains("ETA ~"), out);
+        assertTrue(out.contains("CLIENT-BOUND"), out);
+        assertTrue(out.contains("warning: level 25: something"), out);
+    }
+}

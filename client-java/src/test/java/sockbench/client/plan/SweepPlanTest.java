@@ -1,0 +1,93 @@
+package sockbench.client.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SweepPlanTest {
+
+    @Test
+    void legacyIsTheOriginalSchedule() {
+        SweepPlan p = Profile.LEGACY.plan();
+        assertEquals(List.of(25, 50, 75, 100, 200, 300, 400, 500, 750, 1000, 1250, 1500, 2000), p.levels());
+        assertEquals(Ramp.ADDITIVE, p.ramp());
+        assertEquals(1, p.startRate());
+        assertEquals(3, p.stepS());
+        assertEquals(1, p.settleS());
+        assertEquals("max(1, 1000/N)", p.rateStepRule());
+        assertEquals(List.of(1.0, 41.0, 81.0), p.rates(25).subList(0, 3));
+        assertEquals(List.of(1.0, 2.0, 3.0), p.rates(2000).subList(0, 3), "1000/2000 rounds to 0, so the step is 1");
+        assertEquals(List.of(1.0, 2.0), p.rates(750).subList(0, 2), "integer division: 1000/750 = 1");
+        assertEquals(14.0, p.rates(75).get(1), "1000/75 = 13");
+    }
+
+    @Test
+    void standardIsGeometricOnTheIssuesLevels() {
+        SweepPlan p = Profile.STANDARD.plan();
+        assertEquals(List.of(25, 50, 100, 200, 500, 1000, 2000), p.levels());
+        assertEquals(Ramp.GEOMETRIC, p.ramp());
+        assertEquals(1.25, p.rateFactor());
+        assertEquals(3, p.stepS());
+        assertEquals(1, p.settleS());
+        assertNull(p.rateStepRule());
+        List<Double> r = p.rates(100);
+        assertEquals(10, r.get(0));
+        assertEquals(12.5, r.get(1), 1e-9);
+        assertEquals(15.625, r.get(2), 1e-9);
+        assertTrue(r.get(r.size() - 1) <= p.maxRate());
+        assertTrue(r.get(r.size() - 1) * 1.25 > p.maxRate());
+    }
+
+    @Test
+    void fullIsLegacyLevelsWithTheGeometricRamp() {
+        assertEquals(Profile.LEGACY.plan().levels(), Profile.FULL.plan().levels());
+        assertEquals(Ramp.GEOMETRIC, Profile.FULL.plan().ramp());
+        assertEquals(List.of(25, 100, 500), Profile.QUICK.plan().levels());
+    }
+
+    @Test
+    void smokeIsTinyAndBounded() {
+        SweepPlan p = Profile.SMOKE.plan();
+        assertEquals(List.of(20.0, 40.0, 80.0), p.rates(2));
+        double seconds = 0;
+        for (int n : p.levels()) {
+            seconds += p.rates(n).size() * (p.warmupS() + p.stepS() + p.settleS()) + 1 + p.settleS();
+        }
+        assertTrue(seconds < 15, "smoke sweep takes " + seconds + " s");
+    }
+
+    /**
+     * Standard must stay within 15 minutes per server. A server that handles C received messages/s
+     * overloads near rate C/N at level N; a few more points (saturated) can follow.
+     */
+    @Test
+    void standardFitsFifteenMinutesForAServerOf300kMessagesPerSecond() {
+        SweepPlan p = Profile.STANDARD.plan();
+        double capacity = 300_000;
+        double seconds = 0;
+        for (int n : p.levels()) {
+            long points = p.rates(n).stream().filter(r -> r * n <= capacity).count() + 2;
+            // per point: warm-up + window + settle + a small drain; per level: connect + close.
+            seconds += points * (p.warmupS() + p.stepS() + p.settleS() + 0.1) + 3;
+        }
+        assertTrue(seconds <= 15 * 60, "standard takes about " + seconds + " s");
+    }
+
+    @Test
+    void invalidPlansAreRejected() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new SweepPlan("x", List.of(), Ramp.GEOMETRIC, 2, 1, 1, 1, 1, 10));
+        assertThrows(IllegalArgumentException.class,
+                () -> new SweepPlan("x", List.of(0), Ramp.GEOMETRIC, 2, 1, 1, 1, 1, 10));
+        assertThrows(IllegalArgumentException.class,
+                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 1.0, 1, 1, 1, 1, 10));
+        assertThrows(IllegalArgumentException.class,
+                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 2, 100, 1, 1, 1, 10));
+        assertThrows(IllegalArgumentException.class,
+                () -> new SweepPlan("x", List.of(1), Ramp.ADDITIVE, 0, 1, 0, 1, 1, 10));
+    }
+}
