@@ -31,10 +31,11 @@ function main(argv) {
   startServer(settings, logger).then(
     (running) => {
       const broadcastOptions = running.apps.find((app) => app.prefix === '/broadcast').server.options;
+      // Handlers first: whoever reads READY may send SIGTERM at once.
+      stopOnSignal(running, logger);
       // Writes to a pipe or file are synchronous in Node on Linux: the line is
       // out before anything else can happen.
       process.stdout.write(readyLine({ ...settings, port: running.port, broadcastOptions }) + '\n');
-      stopOnSignal(running, logger);
     },
     (err) => {
       process.stderr.write(`broadcast.js: cannot listen on ${settings.host}:${settings.port}: ${err.message}\n`);

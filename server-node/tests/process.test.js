@@ -4,7 +4,7 @@
 
 const { describe, it, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const path = require('node:path');
 const { startServer, BROADCAST_JS } = require('./support/server-process');
@@ -142,6 +142,20 @@ describe('SIGTERM', () => {
     } finally {
       for (const client of clients) client.destroy();
       await server.kill();
+    }
+  });
+
+  it('a signal sent the instant READY arrives still gets a clean exit 0', async () => {
+    // No readline here: SIGTERM goes out from the very first stdout chunk, to
+    // catch a server that prints READY before it handles signals.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+      child.stdout.once('data', () => child.kill('SIGTERM'));
+      const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
+      const exit = await exited;
+      clearTimeout(killer);
+      assert.deepEqual(exit, { code: 0, signal: null }, `attempt ${attempt}`);
     }
   });
 
