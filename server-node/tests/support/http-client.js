@@ -98,13 +98,21 @@ class StreamingResponse {
   }
 
   /** The next "\n"-terminated frame, newline included; null once the response ended. */
-  async nextLine(timeoutMs = DEFAULT_TIMEOUT_MS) {
-    await this._waitFor(() => this._buffer.includes('\n') || this._ended, timeoutMs, 'a complete line');
-    const end = this._buffer.indexOf('\n');
-    if (end === -1) return this._buffer.length > 0 ? this._takeAll() : null;
-    const line = this._buffer.slice(0, end + 1);
-    this._buffer = this._buffer.slice(end + 1);
-    return line;
+  nextLine(timeoutMs = DEFAULT_TIMEOUT_MS) {
+    return this.nextUntil('\n', timeoutMs);
+  }
+
+  /**
+   * Everything up to and including the next `delimiter`; the rest of the body
+   * if it ends first; null once the response ended with nothing left.
+   */
+  async nextUntil(delimiter, timeoutMs = DEFAULT_TIMEOUT_MS) {
+    await this._waitFor(() => this._buffer.includes(delimiter) || this._ended, timeoutMs, `${JSON.stringify(delimiter)}`);
+    const at = this._buffer.indexOf(delimiter);
+    if (at === -1) return this._buffer.length > 0 ? this._takeAll() : null;
+    const piece = this._buffer.slice(0, at + delimiter.length);
+    this._buffer = this._buffer.slice(at + delimiter.length);
+    return piece;
   }
 
   _takeAll() {
