@@ -166,6 +166,9 @@ public final class Sweep {
             warnings.add(String.format("level %d, rate %.1f/s: %d own copies came back out of send order",
                     n, rate, c.outOfOrder));
         }
+        if (c.reads > 0) {
+            progress.diagnostics(c.receivedAll / (double) c.reads, c.bytesRead / (double) c.reads);
+        }
         sleepUntil(s.windowEndNs() + (long) (plan.settleS() * 1e9));
         return new PointResult(rate, duration, c.sent, sentPerS, c.receivedInWindow, c.receivedInWindow / duration,
                 expected, lost, c.connectionsLost, rtt, rttUncorrected, clientCpu, serverCpu, serverRss,

@@ -110,6 +110,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "I/O threads driving the connections, 1..64. Default: the number of CPUs this process may use (at most 8).")
     Integer ioThreads;
 
+    @Option(names = "--read-coalesce-us", paramLabel = "US", defaultValue = "100",
+            description = "After an I/O round that found data, wait this long before reading again so each read syscall "
+                    + "carries many frames, microseconds, 0..10000 (0 = off; adds at most this much to measured RTTs under load). Default: ${DEFAULT-VALUE}.")
+    long readCoalesceUs;
+
     @Option(names = "--ok-mean-ms", paramLabel = "MS", defaultValue = "200",
             description = "A point is ok while its mean corrected RTT is below this, ms. Default: ${DEFAULT-VALUE}.")
     double okMeanMs;
@@ -216,7 +221,11 @@ public final class RunCommand implements Callable<Integer> {
         JsonResultWriter json = new JsonResultWriter();
         CountDownLatch finished = new CountDownLatch(1);
 
-        try (Engine engine = new Engine(target, threads, (long) (connectTimeoutS * 1e9), connectConcurrency);
+        if (readCoalesceUs < 0 || readCoalesceUs > 10_000) {
+            throw new ParameterException(spec.commandLine(), "--read-coalesce-us must be 0..10000");
+        }
+        try (Engine engine = new Engine(target, threads, (long) (connectTimeoutS * 1e9), connectConcurrency,
+                readCoalesceUs * 1000);
              ProcessSampler serverSampler = serverPid == null ? null : new ProcessSampler(Long.toString(serverPid), 100)) {
             if (serverSampler != null && serverSampler.latest() == null) {
                 warnings.add("server pid " + serverPid + " is not readable in /proc: server CPU and RSS are null");

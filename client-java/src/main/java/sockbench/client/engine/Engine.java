@@ -29,12 +29,24 @@ public final class Engine implements AutoCloseable {
      *                          server's listen backlog from a SYN flood)
      */
     public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency) throws IOException {
+        this(target, ioThreads, connectTimeoutNs, connectConcurrency, DEFAULT_READ_COALESCE_NS);
+    }
+
+    /** Default pause after a busy I/O round: 100 µs (see {@link IoLoop}). */
+    public static final long DEFAULT_READ_COALESCE_NS = 100_000;
+
+    /**
+     * @param readCoalesceNs after a round that found data, wait this long before the next epoll/read
+     *                       round so reads carry many frames, nanoseconds, 0..10,000,000 (0 = never wait)
+     */
+    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs)
+            throws IOException {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1");
         }
         int perLoop = Math.max(1, connectConcurrency / ioThreads);
         for (int i = 0; i < ioThreads; i++) {
-            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop));
+            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs));
         }
         loops.forEach(IoLoop::start);
     }

@@ -29,6 +29,8 @@ public final class PointCounters {
     public long bytesRead;
     /** Copies of any message that arrived while the point ran, inside the window or not (diagnostics). */
     public long receivedAll;
+    /** Socket read calls that returned data while the point ran (diagnostics: messages per read syscall). */
+    public long reads;
     /** Corrected RTT samples, microseconds. */
     public final Histogram rttCorrectedMicros;
     /** Uncorrected RTT samples, microseconds. */
@@ -44,7 +46,7 @@ public final class PointCounters {
     }
 
     public void reset() {
-        sent = skipped = receivedInWindow = arrivedMeasured = ownReturned = outOfOrder = connectionsLost = malformed = bytesRead = receivedAll = 0;
+        sent = skipped = receivedInWindow = arrivedMeasured = ownReturned = outOfOrder = connectionsLost = malformed = bytesRead = receivedAll = reads = 0;
         rttCorrectedMicros.reset();
         rttUncorrectedMicros.reset();
     }
@@ -64,6 +66,7 @@ public final class PointCounters {
         c.malformed = malformed;
         c.bytesRead = bytesRead;
         c.receivedAll = receivedAll;
+        c.reads = reads;
         return c;
     }
 
@@ -79,6 +82,7 @@ public final class PointCounters {
         malformed += o.malformed;
         bytesRead += o.bytesRead;
         receivedAll += o.receivedAll;
+        reads += o.reads;
         rttCorrectedMicros.add(o.rttCorrectedMicros);
         rttUncorrectedMicros.add(o.rttUncorrectedMicros);
     }

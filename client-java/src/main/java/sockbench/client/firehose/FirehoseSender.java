@@ -34,6 +34,14 @@ public final class FirehoseSender implements AutoCloseable {
     private final ByteBuffer block;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(16 * 1024);
     private volatile boolean running = true;
+    /**
+     * Streaming to new connections starts only once no connection has arrived for this long:
+     * a sender busy streaming to the first connections would otherwise starve the handshakes of
+     * the rest (one thread, one core), and the test would measure connection setup, not receiving.
+     */
+    private static final long QUIET_NS = 500_000_000L;
+    private long lastAcceptNs = System.nanoTime();
+    private final java.util.List<SelectionKey> waiting = new java.util.ArrayList<>();
 
     /** Per-connection state: handshake bytes so far, then the position in the block. */
     private static final class Peer {
@@ -105,6 +113,14 @@ public final class FirehoseSender implements AutoCloseable {
     public void serve() throws IOException {
         while (running) {
             selector.select(100);
+            if (!waiting.isEmpty() && System.nanoTime() - lastAcceptNs >= QUIET_NS) {
+                for (SelectionKey k : waiting) {
+                    if (k.isValid()) {
+                        k.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    }
+                }
+                waiting.clear();
+            }
             Iterator<SelectionKey> it = selector.selectedKeys().iterator();
             while (it.hasNext()) {
                 SelectionKey key = it.next();
@@ -136,6 +152,7 @@ public final class FirehoseSender implements AutoCloseable {
     private void accept() throws IOException {
         SocketChannel ch;
         while ((ch = server.accept()) != null) {
+            lastAcceptNs = System.nanoTime();
             ch.configureBlocking(false);
             ch.register(selector, SelectionKey.OP_READ, new Peer());
         }
@@ -188,6 +205,11 @@ public final class FirehoseSender implements AutoCloseable {
             }
             peer.pending = null;
             peer.cursor = block.duplicate();
+            if (System.nanoTime() - lastAcceptNs < QUIET_NS) {
+                key.interestOps(SelectionKey.OP_READ); // wait until connections stop arriving
+                waiting.add(key);
+                return;
+            }
         }
         // Fill the socket buffer; the block is whole frames, so wrapping keeps the stream valid.
         for (int i = 0; i < 16; i++) {

@@ -24,6 +24,7 @@ public final class Progress {
     /** Highest received/s at which a point overloaded, or the highest seen so far if none did. */
     private double capacityEstimate;
     private boolean capacityFromOverload;
+    private String pendingDiagnostics = "";
 
     public Progress(PrintStream err) {
         this.err = err;
@@ -52,6 +53,16 @@ public final class Progress {
                 n, p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()), fmt(p.rtt().p99()),
                 p.state().jsonName(), p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
                 eta(n, p.targetRate()));
+        if (!pendingDiagnostics.isEmpty()) {
+            err.println(pendingDiagnostics);
+            pendingDiagnostics = "";
+        }
+    }
+
+    /** Client-side efficiency of the point just measured (shown before its line). */
+    public void diagnostics(double messagesPerRead, double bytesPerRead) {
+        pendingDiagnostics = String.format(Locale.ROOT, "  [client: %.1f msgs, %.0f bytes per read syscall]",
+                messagesPerRead, bytesPerRead);
     }
 
     public void levelDone(int n, SaturationPoint sat, String endReason) {
