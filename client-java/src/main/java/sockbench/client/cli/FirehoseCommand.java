@@ -25,15 +25,15 @@ import sockbench.client.sampling.ProcFiles;
  * through the real receive path. Pin this process yourself, e.g. {@code taskset -c 1 java -jar ...}.
  */
 @Command(name = "firehose", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Client self-test: a pinned sender writes pre-built SockJS frames as fast as it can to N",
-            "connections; this process counts them through the real receive path and prints msgs/s, CPU and RSS.",
-            "Run it pinned: taskset -c 1 java -jar sockbench-client.jar firehose"})
+        description = "Client self-test: a pinned sender writes pre-built SockJS frames as fast as it can to N "
+                + "connections; this process counts them through the real receive path and prints msgs/s, CPU and RSS "
+                + "(a Markdown table on stdout). Run it pinned: taskset -c 1 java -jar sockbench-client.jar firehose")
 public final class FirehoseCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--connections", paramLabel = "N,N,...", split = ",", defaultValue = "100,1000,5000",
+    @Option(names = "--connections", paramLabel = "N", split = ",", defaultValue = "100,1000,5000",
             description = "Connection counts to measure, each 1..20000. Default: ${DEFAULT-VALUE}.")
     List<Integer> connections;
 

@@ -7,9 +7,9 @@ import sockbench.client.firehose.FirehoseSender;
 
 /** Runs the firehose sender alone (the firehose command starts it as a pinned child process). */
 @Command(name = "firehose-sender", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Loopback sender for the firehose self-test: accepts framed SockJS websocket connections,",
-            "sends 'o', then pre-built a[...] frames as fast as the sockets take them.",
-            "Prints 'READY http://127.0.0.1:<port>' on stdout when listening; runs until killed."})
+        description = "Loopback sender for the firehose self-test: accepts framed SockJS websocket connections, "
+                + "sends 'o', then pre-built a[...] frames as fast as the sockets take them. "
+                + "Prints 'READY http://127.0.0.1:<port>' on stdout when listening; runs until killed.")
 public final class FirehoseSenderCommand implements Callable<Integer> {
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",

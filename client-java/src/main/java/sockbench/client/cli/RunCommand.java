@@ -43,11 +43,9 @@ import sockbench.client.stats.Thresholds;
 /** The benchmark: sweep one server and write the result file. */
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
-        description = {
-            "Ramps the broadcast message rate against one SockJS server, concurrency level by level,",
-            "until the server saturates; writes a sockbench.result/1 JSON file (see results/README.md).",
-            "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender."
-        })
+        description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
+                + "until the server saturates; writes a sockbench.result/1 JSON file (see results/README.md). "
+                + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 
     @Spec
@@ -69,7 +67,7 @@ public final class RunCommand implements Callable<Integer> {
             description = "Result JSON file. Default: results/<date>-<server>-<runtime>-<codec>-<mode>.json.")
     Path out;
 
-    @Option(names = "--levels", paramLabel = "N,N,...", split = ",",
+    @Option(names = "--levels", paramLabel = "N", split = ",",
             description = "Concurrency levels (connections, each >= 1), overriding the profile's.")
     List<Integer> levels;
 
@@ -128,7 +126,7 @@ public final class RunCommand implements Callable<Integer> {
     double overloadTimeoutMs;
 
     @Option(names = "--server-pid", paramLabel = "PID",
-            description = "Server process id: samples its CPU % and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
+            description = "Server process id: samples its CPU %% and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
     Long serverPid;
 
     @Option(names = "--server-ready", paramLabel = "LINE",
