@@ -157,7 +157,10 @@ public final class Sweep {
         Long serverRss = srv1 == null ? null : srv1.rssBytes();
         double sentPerS = c.sent / duration;
         PointState state = PointRules.classify(rtt, rttUncorrected.max(), lost, c.connectionsLost, t);
-        List<String> reasons = PointRules.clientBoundReasons(rate, sentPerS, clientCpu, settings.clientCores(), t);
+        // Messages whose connection had closed could not be sent by any client: judge the
+        // client's schedule-keeping on the rest (the lost connection already makes the point overloaded).
+        double keepableRate = rate * (1.0 - (double) c.skippedClosed / Math.max(1, s.measureCount()));
+        List<String> reasons = PointRules.clientBoundReasons(keepableRate, sentPerS, clientCpu, settings.clientCores(), t);
         if (c.malformed > 0) {
             warnings.add(String.format("level %d, rate %.1f/s: %d messages or frames could not be parsed",
                     n, rate, c.malformed));

@@ -157,10 +157,12 @@ final class IoLoop implements Runnable {
         counters.reset();
         schedule = s;
         sendRing.clear();
+        // ring and ids are both in ascending client id: one merge walk, not a search per connection.
+        int next = 0;
         for (Connection c : ring) {
-            int at = ids.indexOf(c.clientId);
-            if (at >= 0) {
+            if (next < ids.size() && ids.get(next) == c.clientId) {
                 sendRing.add(c);
+                next++;
             }
         }
         sendSlots = slots;
@@ -580,7 +582,11 @@ final class IoLoop implements Runnable {
             boolean measured = s.isMeasured(m);
             long phaseEnd = measured ? s.measureEndNs() : s.warmupEndNs();
             Connection c = sendRing.get(cursorIdx);
-            if (now >= phaseEnd || !c.isOpen()) {
+            if (!c.isOpen()) {
+                if (measured) {
+                    counters.skippedClosed++;
+                }
+            } else if (now >= phaseEnd) {
                 if (measured) {
                     counters.skipped++;
                 }

@@ -13,6 +13,8 @@ public final class PointCounters {
     public long sent;
     /** Messages whose phase ended before they could be sent (the client fell behind). */
     public long skipped;
+    /** Messages not sent because their connection had closed (not the client's fault). */
+    public long skippedClosed;
     /** Copies of any message that arrived inside the window. */
     public long receivedInWindow;
     /** Copies of measured messages that arrived so far (any time). */
@@ -46,7 +48,7 @@ public final class PointCounters {
     }
 
     public void reset() {
-        sent = skipped = receivedInWindow = arrivedMeasured = ownReturned = outOfOrder = connectionsLost = malformed = bytesRead = receivedAll = reads = 0;
+        sent = skipped = skippedClosed = receivedInWindow = arrivedMeasured = ownReturned = outOfOrder = connectionsLost = malformed = bytesRead = receivedAll = reads = 0;
         rttCorrectedMicros.reset();
         rttUncorrectedMicros.reset();
     }
@@ -58,6 +60,7 @@ public final class PointCounters {
                 : new PointCounters();
         c.sent = sent;
         c.skipped = skipped;
+        c.skippedClosed = skippedClosed;
         c.receivedInWindow = receivedInWindow;
         c.arrivedMeasured = arrivedMeasured;
         c.ownReturned = ownReturned;
@@ -74,6 +77,7 @@ public final class PointCounters {
     public void add(PointCounters o) {
         sent += o.sent;
         skipped += o.skipped;
+        skippedClosed += o.skippedClosed;
         receivedInWindow += o.receivedInWindow;
         arrivedMeasured += o.arrivedMeasured;
         ownReturned += o.ownReturned;
