@@ -28,23 +28,20 @@ define java-check
   || { echo "client-java needs Java >= 17, found: $$($(JAVA) -version 2>&1 | head -1)" >&2; exit 1; }
 endef
 
-setup-java: $(JAVA_STAMP)
+setup-java: $(CLIENT_JAR)
 
-# Rebuilt only when pom.xml or a main source changes, or the jar is gone.
-$(JAVA_STAMP): $(JAVA_DIR)/pom.xml $(JAVA_SRCS) | $(STAMPS)
+# The jar is the stamp: rebuilt only when it is missing or older than pom.xml or a
+# main source (.stamps/setup-java is touched too, for tools that look there).
+$(CLIENT_JAR): $(JAVA_DIR)/pom.xml $(JAVA_SRCS) | $(STAMPS)
 	$(java-check)
 	cd $(JAVA_DIR) && mvn -q -B package -DskipTests
-	@test -f $(CLIENT_JAR)
-	@touch $@
-
-$(CLIENT_JAR):
-	@rm -f $(JAVA_STAMP)
-	@$(MAKE) setup-java
+	@test -f $@
+	@touch $@ $(JAVA_STAMP)
 
 # Surefire prints its usual "Tests run: N, Failures: 0, ..." summary.
-test-java: setup-java $(CLIENT_JAR)
+test-java: setup-java
 	cd $(JAVA_DIR) && mvn -B test
 
-firehose-java: setup-java $(CLIENT_JAR)
+firehose-java: setup-java
 	taskset -c $(FIREHOSE_CLIENT_CPU) $(JAVA) -jar $(CLIENT_JAR) firehose --connections $(FIREHOSE_CONNECTIONS) \
 	  --duration $(FIREHOSE_SECONDS) --sender-cpus $(FIREHOSE_SENDER_CPU)
