@@ -71,9 +71,10 @@ test('a file failing in many places lists the first eight problems and a count',
   assert.ok(points.length > 0, 'the fixture needs a measured point');
   for (const point of points) point.state = 'melted';
   for (const key of ['hostname', 'cpu_model', 'kernel', 'os', 'cores', 'memory_bytes']) data.machine[key] = [];
+  for (const key of ['name', 'version', 'jvm_version', 'jvm_vendor', 'io_threads']) data.client[key] = [];
   fs.writeFileSync(path.join(dir, 'edited.json'), JSON.stringify(data));
   const { errors } = readResults(dir, SCHEMA_PATH);
-  const problems = 6 + points.length;
+  const problems = 11 + points.length;
   assert.equal(errors[0].details.length, 9);
   assert.equal(errors[0].details[8], `… and ${problems - 8} more`);
 });

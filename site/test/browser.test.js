@@ -85,10 +85,17 @@ function msFromText(text) {
 function assertDrawn(chart, what) {
   assert.ok(chart, `${what}: no flot plot`);
   assert.ok(chart.inked > 1000, `${what}: canvas is blank (${chart.inked} inked pixels)`);
-  for (const series of chart.series.filter((s) => s.lines)) {
+  const lines = chart.series.filter((s) => s.lines);
+  lines.forEach((series, i) => {
+    // Two runs can measure (nearly) the same figures, e.g. saturation at the
+    // offered rate; a line drawn later then covers this one on the canvas.
+    const near = ([x0, y0], [x1, y1]) => Math.abs(x0 - x1) <= 3 && Math.abs(y0 - y1) <= 3;
+    const coveredLater = lines.slice(i + 1).some((later) => later.pixels.length === series.pixels.length &&
+      series.pixels.every((p, k) => near(p, later.pixels[k])));
+    if (coveredLater) return;
     assert.ok(chart.colorPixels[series.color] > 20,
       `${what}: series ${series.color} has ${chart.colorPixels[series.color]} pixels of its colour`);
-  }
+  });
 }
 
 /**
@@ -107,6 +114,10 @@ function sparseRun(result) {
   const last = sparse.levels[sparse.levels.length - 1];
   Object.assign(last, { connected: 0, points: [], saturation: null, end_reason: 'connect_failed' });
   return sparse;
+}
+
+function hasTwoMeasuredPoints(level) {
+  return level.points.filter((p) => p.rtt_ms.mean != null).length >= 2;
 }
 
 let browser;
@@ -131,6 +142,11 @@ before(async () => {
 after(async () => {
   if (browser) await browser.close();
   if (server) await server.close();
+});
+
+test('the fixtures include a run the crosshair test can use', () => {
+  assert.ok(realRuns.some((run) => run.result.levels.some(hasTwoMeasuredPoints)),
+    'no fixture has a level with two measured points');
 });
 
 describe('summary page built from the fixtures', () => {
@@ -308,13 +324,16 @@ for (const run of realRuns) {
       }
     });
 
-    test('crosshair legend shows the interpolated RTT under the cursor, on linear and log rate axes', SLOW, async () => {
+    test('crosshair legend shows the interpolated RTT under the cursor, on linear and log rate axes', SLOW, async (t) => {
+      const level = r.levels.find((l) => hasTwoMeasuredPoints(l));
+      if (!level) {
+        t.skip('no level of this run has two measured points to interpolate between');
+        return;
+      }
       const page = await openPage(browser);
       try {
         await page.goto(`${server.origin}/fixtures/run.html?run=${encodeURIComponent(r.run_id)}`);
         await page.waitForSelector('#chart-sent canvas.flot-base');
-        const level = r.levels.find((l) => l.points.filter((p) => p.rtt_ms.mean != null).length >= 2);
-        assert.ok(level, 'the fixture needs a level with two measured points');
         const points = level.points.filter((p) => p.rtt_ms.mean != null);
         const valueCell = page.locator(`#legend-sent li[data-key="${level.concurrency}"] .legend-value`);
         // Aim between the first two points, where the curve is defined, on a linear then a log rate axis.

@@ -32,6 +32,8 @@ function probeChart(id) {
       lines: Boolean(s.lines.show),
       symbol: s.points.show ? s.points.symbol : null,
       data: s.data,
+      // where each point lands on the canvas, in CSS pixels
+      pixels: s.data.map(([x, y]) => [s.xaxis.p2c(x), s.yaxis.p2c(y)]),
     })),
     axisLabels: [...placeholder.querySelectorAll('.axisLabels')].map((n) => n.textContent),
     thresholdLabel: placeholder.querySelector('.threshold-label')?.textContent ?? null,

@@ -45,7 +45,8 @@
     const positive = values.filter((v) => v > 0);
     const top = Math.max(threshold * 1.5, ...positive);
     if (scale === 'linear') return { min: 0, max: top * 1.05, ticks: null };
-    const bottom = Math.min(threshold, ...positive);
+    // Room below the fastest point so it does not sit on the frame.
+    const bottom = Math.min(threshold, ...positive) * 0.8;
     const min = floor125(bottom);
     const max = ceil125(top);
     return { min, max, ticks: logTicks(min, max) };

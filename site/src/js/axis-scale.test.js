@@ -16,15 +16,16 @@ test('logTicks lists 1-2-5 values inside the range', () => {
 });
 
 test('rttRange always shows the threshold with headroom', () => {
-  const log = rttRange([1.2, 40], 200, 'log');
-  assert.equal(log.min, 1);
+  const log = rttRange([1.3, 40], 200, 'log');
+  assert.equal(log.min, 1); // 1.3 × 0.8 = 1.04 → 1
+  assert.equal(rttRange([1.2, 40], 200, 'log').min, 0.5); // 0.96 → 0.5: the point stays off the frame
   assert.equal(log.max, 500); // 1.5 × 200 = 300 → 500
   assert.ok(log.ticks.includes(200));
   const linear = rttRange([3, 2500], 200, 'linear');
   assert.equal(linear.min, 0);
   assert.equal(linear.max, 2625);
   assert.equal(linear.ticks, null);
-  assert.equal(rttRange([], 200, 'log').min, 200);
+  assert.equal(rttRange([], 200, 'log').min, 100);
 });
 
 test('rateRange: linear from 0, log over the positive rates at 1-2-5 ticks', () => {

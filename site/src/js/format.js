@@ -55,11 +55,20 @@
     return ranges.join(',');
   }
 
+  /** A run's length: "45 s" under two minutes, else "12 min" or "1 h 05 min". */
+  function duration(seconds) {
+    if (seconds == null) return '—';
+    if (seconds < 120) return `${Math.round(seconds)} s`;
+    const minutes = Math.round(seconds / 60);
+    if (minutes < 60) return `${minutes} min`;
+    return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+  }
+
   /** ISO-8601 UTC → "2026-11-22 12:30 UTC". */
   function utcMinute(iso) {
     const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso || '');
     return match ? `${match[1]} ${match[2]} UTC` : String(iso);
   }
 
-  return { rate, ms, bytes, trim, cpuList, utcMinute };
+  return { rate, ms, bytes, trim, cpuList, duration, utcMinute };
 });

@@ -30,3 +30,9 @@ test('utcMinute', () => {
   assert.equal(format.utcMinute('2026-11-22T12:30:59Z'), '2026-11-22 12:30 UTC');
   assert.equal(format.utcMinute('not a date'), 'not a date');
 });
+
+test('duration', () => {
+  assert.equal(format.duration(23.4), '23 s');
+  assert.equal(format.duration(600), '10 min');
+  assert.equal(format.duration(3900), '1 h 05 min');
+});

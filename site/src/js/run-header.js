@@ -14,23 +14,31 @@
     return node;
   }
 
+  /** A fact's value: text, or a list of tokens shown one per line. */
+  function factValue(value) {
+    if (!Array.isArray(value)) return el('dd', null, String(value));
+    const dd = el('dd', 'tokens');
+    for (const token of value) dd.appendChild(el('code', null, token));
+    return dd;
+  }
+
   function factGroup(title, facts) {
     const group = el('section', 'fact-group');
     group.appendChild(el('h3', null, title));
     const list = el('dl');
     for (const [term, value] of facts) {
-      if (value == null || value === '') continue;
-      list.append(el('dt', null, term), el('dd', null, String(value)));
+      if (value == null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+      list.append(el('dt', null, term), factValue(value));
     }
     group.appendChild(list);
     return group;
   }
 
+  /** The READY line's other key=value tokens (library versions, options), verbatim. */
   function serverLibraries(ready) {
     return Object.entries(ready)
       .filter(([key]) => !READY_KEYS_SHOWN_ELSEWHERE.has(key))
-      .map(([key, value]) => `${key}=${value}`)
-      .join(' ');
+      .map(([key, value]) => `${key}=${value}`);
   }
 
   function rampText(p) {

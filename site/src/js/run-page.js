@@ -62,7 +62,7 @@
     document.getElementById('run-title').textContent = run.label;
     const r = run.result;
     const meta = document.getElementById('run-meta');
-    meta.textContent = `${format.utcMinute(r.started_at)} · ${Math.round(r.duration_s / 60)} min · ` +
+    meta.textContent = `${format.utcMinute(r.started_at)} · ${format.duration(r.duration_s)} · ` +
       `${r.levels.length} concurrency level(s) · profile ${r.parameters.profile} · `;
     const raw = document.createElement('a');
     raw.href = run.raw_href;

@@ -46,16 +46,42 @@
       .map((f) => [f.concurrency, f.peakRssBytes / (1024 * 1024)]);
   }
 
+  // What can tell two runs with one label apart, in the order it is worth saying.
+  const DISTINGUISHERS = [
+    (run) => run.result.client.transport === 'raw' ? 'raw websocket' : 'SockJS framed',
+    (run) => `profile ${run.result.parameters.profile}`,
+    (run) => run.result.machine.hostname,
+    (run) => run.result.started_at.slice(0, 16).replace('T', ' '),
+    (run) => run.run_id,
+  ];
+
   /**
-   * Legend labels must tell runs apart: when two runs share a label (same
-   * server, runtime, codec, mode), add the host and start time.
+   * Legend labels must tell runs apart: when several runs share a label
+   * (same server, runtime, codec, mode), each gets, in parentheses, what
+   * differs between them (transport, profile, host, start time), as few
+   * of those as it takes.
+   * @param {{label: string, run_id: string, result: object}[]} runs
+   * @returns {string[]} one label per run
    */
   function distinctLabels(runs) {
-    const count = new Map();
-    for (const run of runs) count.set(run.label, (count.get(run.label) || 0) + 1);
-    return runs.map((run) => (count.get(run.label) > 1
-      ? `${run.label} (${run.hostname}, ${run.started_at.slice(0, 16).replace('T', ' ')})`
-      : run.label));
+    const groups = new Map();
+    for (const run of runs) {
+      if (!groups.has(run.label)) groups.set(run.label, []);
+      groups.get(run.label).push(run);
+    }
+    const extra = new Map();
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      const parts = group.map(() => []);
+      for (const describe of DISTINGUISHERS) {
+        const values = group.map(describe);
+        if (new Set(values).size > 1) values.forEach((value, i) => parts[i].push(value));
+        const keys = parts.map((p) => p.join(', '));
+        if (new Set(keys).size === group.length) break;
+      }
+      group.forEach((run, i) => extra.set(run, parts[i].join(', ')));
+    }
+    return runs.map((run) => (extra.has(run) ? `${run.label} (${extra.get(run)})` : run.label));
   }
 
   return { levelFigures, saturationSeries, rssSeries, distinctLabels };

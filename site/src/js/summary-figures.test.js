@@ -29,11 +29,31 @@ test('rssSeries is in MiB', () => {
   assert.deepEqual(rssSeries(result), [[10, 5]]);
 });
 
-test('distinctLabels adds host and time only where labels collide', () => {
+test('distinctLabels adds only what tells colliding runs apart', () => {
+  const run = (label, transport, profile, hostname, startedAt) => ({
+    label, run_id: `${label}-${startedAt}`,
+    result: { client: { transport }, parameters: { profile }, machine: { hostname }, started_at: startedAt },
+  });
   const runs = [
-    { label: 'A', hostname: 'h1', started_at: '2026-11-22T10:00:00Z' },
-    { label: 'A', hostname: 'h2', started_at: '2026-11-22T11:00:00Z' },
-    { label: 'B', hostname: 'h1', started_at: '2026-11-22T12:00:00Z' },
+    run('A', 'sockjs', 'smoke', 'h1', '2026-11-22T10:00:00Z'),
+    run('A', 'raw', 'smoke', 'h1', '2026-11-22T10:05:00Z'),
+    run('B', 'sockjs', 'smoke', 'h1', '2026-11-22T10:00:00Z'),
+    run('B', 'sockjs', 'quick', 'h1', '2026-11-22T11:00:00Z'),
+    run('B', 'sockjs', 'quick', 'h2', '2026-11-22T12:00:00Z'),
+    run('C', 'sockjs', 'smoke', 'h1', '2026-11-22T12:00:00Z'),
   ];
-  assert.deepEqual(distinctLabels(runs), ['A (h1, 2026-11-22 10:00)', 'A (h2, 2026-11-22 11:00)', 'B']);
+  assert.deepEqual(distinctLabels(runs), [
+    'A (SockJS framed)',
+    'A (raw websocket)',
+    'B (profile smoke, h1)',
+    'B (profile quick, h1)',
+    'B (profile quick, h2)',
+    'C',
+  ]);
+});
+
+test('distinctLabels falls back to the run id when nothing else differs', () => {
+  const same = { client: { transport: 'sockjs' }, parameters: { profile: 'smoke' }, machine: { hostname: 'h' }, started_at: '2026-11-22T10:00:00Z' };
+  assert.deepEqual(distinctLabels([{ label: 'A', run_id: 'x', result: same }, { label: 'A', run_id: 'y', result: same }]),
+    ['A (x)', 'A (y)']);
 });
