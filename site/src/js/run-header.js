@@ -14,21 +14,13 @@
     return node;
   }
 
-  /** A fact's value: text, or a list of tokens shown one per line. */
-  function factValue(value) {
-    if (!Array.isArray(value)) return el('dd', null, String(value));
-    const dd = el('dd', 'tokens');
-    for (const token of value) dd.appendChild(el('code', null, token));
-    return dd;
-  }
-
   function factGroup(title, facts) {
     const group = el('section', 'fact-group');
     group.appendChild(el('h3', null, title));
     const list = el('dl');
     for (const [term, value] of facts) {
-      if (value == null || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-      list.append(el('dt', null, term), factValue(value));
+      if (value == null || value === '') continue;
+      list.append(el('dt', null, term), el('dd', null, String(value)));
     }
     group.appendChild(list);
     return group;
@@ -62,7 +54,6 @@
         ['runtime', `${s.runtime} ${s.runtime_version}`],
         ['codec', s.codec ?? 'n/a'],
         ['mode', s.mode ?? 'n/a'],
-        ['READY', serverLibraries(s.ready)],
       ]),
       factGroup('Machine', [
         ['CPU', m.cpu_model],
@@ -93,6 +84,14 @@
     );
     if (r.pinning.shared) facts.querySelector('.fact-group:nth-child(3)').classList.add('attention');
     container.appendChild(facts);
+
+    const tokens = serverLibraries(s.ready);
+    if (tokens.length > 0) {
+      const ready = el('p', 'ready-line');
+      ready.appendChild(el('span', null, 'Server READY line: '));
+      for (const token of tokens) ready.append(el('code', null, token), ' ');
+      container.appendChild(ready);
+    }
 
     if (r.warnings.length > 0) {
       const box = el('div', 'warnings');
