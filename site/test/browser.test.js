@@ -229,6 +229,11 @@ describe('summary page built from the fixtures', () => {
           `${format.rate(level.saturation.received_per_s)} msgs/s`);
       }
 
+      await page.getByRole('button', { name: 'None' }).click();
+      assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, 0);
+      assert.match(await page.innerText('#chart-saturation .chart-empty'), /No run selected/);
+      assert.equal(await page.locator('#summary-table tbody:not(.not-selected)').count(), 0);
+
       await page.getByRole('button', { name: 'All runs' }).click();
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, before);
       assert.equal(await page.isChecked(`#legend-saturation input[data-key="${runId}"]`), true);

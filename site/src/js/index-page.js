@@ -4,29 +4,16 @@
 (function (root) {
   'use strict';
 
-  const { siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, pageShell } = root.Sockbench;
+  const { siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell } = root.Sockbench;
 
-  /** Quick choices: every run, none, or only one machine's runs. */
   function renderQuickPicks(container, runs, selection) {
     container.textContent = '';
-    const button = (text, ids) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = text;
-      b.addEventListener('click', () => selection.only(ids));
-      container.appendChild(b);
-    };
-    button('All runs', runs.map((r) => r.run_id));
-    button('None', []);
-    const machines = new Map();
-    for (const run of runs) {
-      const m = run.result.machine;
-      const key = `${m.hostname} · ${m.cpu_model} · ${m.cores} cores`;
-      if (!machines.has(key)) machines.set(key, []);
-      machines.get(key).push(run.run_id);
-    }
-    if (machines.size > 1) {
-      for (const [machine, ids] of machines) button(`Only ${machine}`, ids);
+    for (const pick of quickPicks.quickPicks(runs)) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = pick.text;
+      button.addEventListener('click', () => selection.only(pick.ids));
+      container.appendChild(button);
     }
   }
 

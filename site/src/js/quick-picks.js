@@ -1,0 +1,51 @@
+// Ready-made overlay choices for the summary, so comparing e.g. one machine's
+// PyPy vs CPython vs Node is one click. Pure function (tested in node).
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else (root.Sockbench = root.Sockbench || {}).quickPicks = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  function groupBy(runs, keyOf) {
+    const groups = new Map();
+    for (const run of runs) {
+      const key = keyOf(run);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(run);
+    }
+    return groups;
+  }
+
+  const ids = (runs) => runs.map((run) => run.run_id);
+
+  /**
+   * @param {{run_id: string, result: object}[]} runs every valid run
+   * @returns {{text: string, ids: string[]}[]} buttons: all, none, the latest
+   *   run of each server configuration on each machine, then one per machine
+   *   and one per profile when there is more than one of them
+   */
+  function quickPicks(runs) {
+    const picks = [{ text: 'All runs', ids: ids(runs) }, { text: 'None', ids: [] }];
+
+    // One run per server/runtime/codec/mode/transport and machine: the newest.
+    const configurations = groupBy(runs, ({ result: r }) => JSON.stringify([
+      r.machine.hostname, r.server.name, r.server.runtime, r.server.codec, r.server.mode, r.client.transport]));
+    const latest = [...configurations.values()].map((group) => group
+      .reduce((newest, run) => (run.result.started_at > newest.result.started_at ? run : newest)));
+    if (latest.length < runs.length) {
+      picks.push({ text: 'Latest run of each server on each machine', ids: ids(runs.filter((run) => latest.includes(run))) });
+    }
+
+    const machines = groupBy(runs, ({ result: r }) => `${r.machine.hostname} (${r.machine.cpu_model}, ${r.machine.cores} cores)`);
+    if (machines.size > 1) {
+      for (const [machine, group] of machines) picks.push({ text: `Only ${machine}`, ids: ids(group) });
+    }
+    const profiles = groupBy(runs, ({ result: r }) => r.parameters.profile);
+    if (profiles.size > 1) {
+      for (const [profile, group] of profiles) picks.push({ text: `Only profile ${profile}`, ids: ids(group) });
+    }
+    return picks;
+  }
+
+  return { quickPicks };
+});

@@ -1,0 +1,45 @@
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const { quickPicks } = require('./quick-picks');
+
+// Minimal shapes exercising the grouping (not benchmark data).
+function run(id, { host = 'h1', runtime = 'pypy', transport = 'sockjs', profile = 'smoke', at = '2026-11-22T10:00:00Z' } = {}) {
+  return {
+    run_id: id,
+    result: {
+      machine: { hostname: host, cpu_model: 'CPU', cores: 2 },
+      server: { name: 'sockbench-tornado', runtime, codec: 'json', mode: 'fast' },
+      client: { transport },
+      parameters: { profile },
+      started_at: at,
+    },
+  };
+}
+
+test('one machine, one profile, one run per server: just all and none', () => {
+  const picks = quickPicks([run('a'), run('b', { runtime: 'cpython' })]);
+  assert.deepEqual(picks.map((p) => p.text), ['All runs', 'None']);
+  assert.deepEqual(picks[0].ids, ['a', 'b']);
+  assert.deepEqual(picks[1].ids, []);
+});
+
+test('repeated runs: the latest of each server configuration per machine', () => {
+  const runs = [
+    run('old-pypy', { at: '2026-11-22T09:00:00Z' }),
+    run('new-pypy', { at: '2026-11-22T11:00:00Z' }),
+    run('cpython', { runtime: 'cpython' }),
+    run('raw-pypy', { transport: 'raw' }),
+    run('other-host-pypy', { host: 'h2', at: '2026-11-22T08:00:00Z' }),
+  ];
+  const picks = Object.fromEntries(quickPicks(runs).map((p) => [p.text, p.ids]));
+  assert.deepEqual(picks['Latest run of each server on each machine'], ['new-pypy', 'cpython', 'raw-pypy', 'other-host-pypy']);
+  assert.deepEqual(picks['Only h1 (CPU, 2 cores)'], ['old-pypy', 'new-pypy', 'cpython', 'raw-pypy']);
+  assert.deepEqual(picks['Only h2 (CPU, 2 cores)'], ['other-host-pypy']);
+  assert.equal(Object.keys(picks).some((text) => text.startsWith('Only profile')), false);
+});
+
+test('several profiles get one pick each', () => {
+  const picks = quickPicks([run('a'), run('b', { profile: 'standard', runtime: 'node' })]);
+  assert.deepEqual(picks.slice(2).map((p) => [p.text, p.ids]), [['Only profile smoke', ['a']], ['Only profile standard', ['b']]]);
+});
