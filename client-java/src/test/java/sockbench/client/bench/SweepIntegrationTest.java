@@ -130,6 +130,33 @@ class SweepIntegrationTest {
 
     @Test
     @Timeout(60)
+    void aConnectionLostDuringAPointOverloadsIt() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            SweepPlan plan = new SweepPlan("custom", List.of(3), Ramp.GEOMETRIC, 2, 20, 1.5, 0.1, 0.2, 1000);
+            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            Thread closer = new Thread(() -> {
+                try {
+                    Thread.sleep(900); // inside the first point's window
+                    server.goAway();
+                } catch (InterruptedException ignored) {
+                    // test ends
+                }
+            });
+            closer.start();
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            closer.join();
+            LevelResult l = levels.get(0);
+            assertEquals(1, l.points().size());
+            PointResult p = l.points().get(0);
+            assertEquals(3, p.connectionErrors(), "c[3000,...] on each of the 3 sessions");
+            assertEquals(PointState.OVERLOADED, p.state());
+            assertEquals("overloaded", l.endReason());
+            assertFalse(p.clientBoundReasons().contains("send_rate"), "closed connections are not the client's fault");
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aPointIsClientBoundWhenTheClientCannotKeepItsSchedule() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // One connection asked to send 5 million messages/s: no client can; it must say so.

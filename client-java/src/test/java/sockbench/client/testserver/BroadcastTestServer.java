@@ -65,6 +65,14 @@ public final class BroadcastTestServer extends WebSocketServer implements AutoCl
         dropAll = true;
     }
 
+    /** Closes every framed session the SockJS way ({@code c[3000,"Go away!"]}), as a server does on shutdown. */
+    public void goAway() {
+        for (WebSocket c : framed) {
+            c.send("c[3000,\"Go away!\"]");
+            c.close(1000, "Go away!");
+        }
+    }
+
     @Override
     public void onStart() {
         started.countDown();
