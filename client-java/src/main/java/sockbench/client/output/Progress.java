@@ -99,10 +99,9 @@ public final class Progress {
             int n = levels.get(i);
             double lastRate = guess / n;
             long points = 0;
-            for (double r : plan.rates(n)) {
-                if (i == levelIndex && r <= currentRate) {
-                    continue;
-                }
+            // Walk the ramp lazily: a legacy level at N = 2000 has a million rates below max_rate.
+            double r = i == levelIndex ? plan.nextRate(currentRate, n) : plan.startRate();
+            for (; r <= plan.maxRate() && points < 100_000; r = plan.nextRate(r, n)) {
                 points++;
                 if (r > lastRate) {
                     break;

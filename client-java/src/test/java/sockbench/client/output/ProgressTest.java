@@ -28,4 +28,18 @@ class ProgressTest {
         assertTrue(out.contains("CLIENT-BOUND"), out);
         assertTrue(out.contains("warning: level 25: something"), out);
     }
+
+    @Test
+    void theEtaOfALegacySweepIsCheapToCompute() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        p.sweepStarted(Profile.LEGACY.plan());
+        p.levelConnected(25, 25, 0, 0.3);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 20; i++) {
+            p.point(25, ResultWritersTest.point(1 + 40 * i, 30, 2.5), Profile.LEGACY.plan());
+        }
+        double msPerLine = (System.nanoTime() - t0) / 1e6 / 20;
+        assertTrue(msPerLine < 50, "a progress line took " + msPerLine + " ms");
+    }
 }
