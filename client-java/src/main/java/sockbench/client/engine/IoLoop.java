@@ -206,6 +206,23 @@ final class IoLoop implements Runnable {
         }
     }
 
+    /** Fails every connection of the level that is not open yet (queued or mid-handshake). */
+    void abandonOpening(String reason) {
+        for (Connection c : ring) {
+            if (c.state != Connection.State.OPEN && c.state != Connection.State.CLOSED) {
+                c.closingByUs = true;
+                c.deadlineNs = 0;
+                if (c.channel == null) {
+                    c.state = Connection.State.CLOSED; // never started: not in flight
+                    progress.fail(reason);
+                } else {
+                    openFailed(c, reason);
+                }
+            }
+        }
+        toConnect.clear();
+    }
+
     int openCount() {
         int n = 0;
         for (Connection c : ring) {

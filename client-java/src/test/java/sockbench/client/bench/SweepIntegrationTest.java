@@ -173,6 +173,44 @@ class SweepIntegrationTest {
 
     @Test
     @Timeout(60)
+    void aServerThatNeverAnswersTimesOutPerConnection() throws Exception {
+        // The kernel completes the TCP handshake (listen backlog) but nobody ever answers the upgrade.
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            SweepSettings settings = new SweepSettings(smallSweep(List.of(3)).plan(), Thresholds.DEFAULT, 1, 64, 2);
+            long t0 = System.nanoTime();
+            List<LevelResult> levels;
+            try (Engine engine = new Engine(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
+                    Transport.SOCKJS), 1, 1_000_000_000L, 10)) {
+                levels = new Sweep(engine, settings, null, new Progress(System.err), new ArrayList<>(), l -> { }).run();
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertEquals(0, levels.get(0).connected());
+            assertEquals(3, levels.get(0).connectErrors());
+            assertEquals("connect_failed", levels.get(0).endReason());
+            assertTrue(seconds < 10, "gave up after the 1 s connect timeout, took " + seconds + " s");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aLevelThatCannotFinishOpeningGivesUpOnTheRest() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getByName("127.0.0.1"));
+             Engine engine = new Engine(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
+                     Transport.SOCKJS), 2, 30_000_000_000L, 2)) {
+            long t0 = System.nanoTime();
+            var progress = engine.open(6, 300_000_000L); // overall limit 0.3 s, per connection 30 s
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertEquals(0, progress.connected());
+            assertEquals(6, progress.failed(), "queued and half-open connections all count as failed");
+            assertTrue(seconds < 5, "took " + seconds + " s");
+            assertEquals(0, engine.openConnections());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void connectionFailuresAreCountedAndDoNotHang() throws Exception {
         int port;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
