@@ -18,12 +18,10 @@ PY_CODECS     := simplejson ujson orjson
 
 SETUP_TARGETS += setup-python
 TEST_TARGETS  += test-python-cpython test-python-pypy
-# The top-level help loop splits its list on whitespace, so the words of
-# each line are joined with U+00A0 (no-break space), which prints as a space.
-HELP_LINES += make setup-python        both Python venvs (CPython 3.11, PyPy 3)
-HELP_LINES += make test-python         server-python unit + conformance tests, both interpreters
-HELP_LINES += make serve-cpython       run server-python on CPython (HOST= PORT= HEARTBEAT= JSON=)
-HELP_LINES += make serve-pypy          run server-python on PyPy (HOST= PORT= HEARTBEAT= JSON=)
+HELP_LINES += "make setup-python     both Python venvs: .venv-cpython (CPython 3.11) and .venv-pypy (PyPy 3)" \
+              "make test-python      server-python unit + conformance tests on both interpreters, every usable codec" \
+              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON=)" \
+              "make serve-pypy       the same on PyPy"
 
 .PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
 
@@ -54,7 +52,7 @@ $(STAMPS)/python-cpython: $(PY_SETUP_DEPS) | $(STAMPS)
 
 $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 	@echo ">> server-python: PyPy venv in $(VENV_PYPY)"
-	@$(call ensure-debian,pypy3 -c 'import venv; import ensurepip',pypy3 pypy3-venv pypy3-dev)
+	@$(call ensure-debian,pypy3 -c 'import venv$(,) ensurepip',pypy3 pypy3-venv pypy3-dev)
 	@[ -x $(VENV_PYPY)/bin/python ] || pypy3 -m venv $(VENV_PYPY)
 	@$(call py-install-venv,$(VENV_PYPY),pypy)
 	@touch $@

@@ -187,12 +187,14 @@ class Session:
     # -- application side --------------------------------------------------
 
     def send(self, message: str) -> bool:
-        """Queue one message (a str) and flush it if a receiver is attached."""
+        """Queue one message (a str) and flush it if a receiver is attached.
+        False if the session is not open (or turned out to be gone)."""
         if self.state != OPEN:
             return False
         self.queue.append(self.service.codec.encode_str(message))
         if self.receiver is not None:
             self.flush()
+            return self.state == OPEN  # False if the write found it gone
         return True
 
     def send_encoded(self, fragment: str) -> bool:
@@ -203,6 +205,7 @@ class Session:
         self.queue.append(fragment)
         if self.receiver is not None:
             self.flush()
+            return self.state == OPEN
         return True
 
     def enqueue_encoded(self, fragment: str) -> bool:

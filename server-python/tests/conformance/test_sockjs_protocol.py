@@ -210,9 +210,8 @@ class InfoTest:
                     headers={"Origin": "null", "Access-Control-Request-Method": "POST"})
         assert r.status in (200, 204)
         assert not r.body
-        assert r["access-control-allow-origin"] in ("null", "*")
-        if r["access-control-allow-origin"] == "null":
-            assert r["access-control-allow-credentials"] == "true"
+        assert r["access-control-allow-origin"] == "null"
+        assert r["access-control-allow-credentials"] == "true"
 
     def test_disabled_websocket(self, urls):
         r = GET(urls.wsoff_base_url + "/info")
@@ -291,17 +290,17 @@ class Protocol:
 
 
 # WebSocket protocols: `/*/*/websocket`
+# (0.3.3 also wanted Tornado's wording in the 400 body; later revisions and
+# sockjs-node only require the 400, so the text is not checked here.)
 class WebsocketHttpErrors:
     def test_httpMethod(self, urls):
         r = GET(urls.base_url + "/0/0/websocket")
         assert r.status == 400
-        assert 'Can "Upgrade" only to "WebSocket".' in r.body
 
     def test_invalidConnectionHeader(self, urls):
         r = GET(urls.base_url + "/0/0/websocket",
                 headers={"Upgrade": "WebSocket", "Connection": "close"})
         assert r.status == 400
-        assert '"Connection" must be "Upgrade".' in r.body
 
     def test_invalidMethod(self, urls):
         for h in [{"Upgrade": "WebSocket", "Connection": "Upgrade"}, {}]:

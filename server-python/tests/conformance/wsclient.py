@@ -9,6 +9,7 @@ import hashlib
 import os
 import socket
 import struct
+import time
 from typing import Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
@@ -48,6 +49,7 @@ class WebSocket:
              "Sec-WebSocket-Key": key, "Sec-WebSocket-Version": "13",
              "Origin": "%s://%s" % (u.scheme, u.netloc)}
         h.update(headers or {})
+        self.timeout = timeout
         r = self.conn.request("GET", url, headers=h)
         self.response = r
         if r.status != 101:
@@ -100,11 +102,16 @@ class WebSocket:
         return bool(b1 & 0x80), opcode, self.conn.read_bytes(n) if n else b""
 
     def recv(self) -> str:
-        """The next text message; raises :class:`ConnectionClosed` at the end."""
+        """The next text message; raises :class:`ConnectionClosed` at the end
+        and ``socket.timeout`` if no message comes within the timeout (pings
+        and pongs do not count)."""
         if self.closed:
             raise ConnectionClosed(*self.closed)
         parts = []
+        deadline = time.monotonic() + self.timeout
         while True:
+            if time.monotonic() > deadline:
+                raise socket.timeout("no websocket message within %.1fs" % self.timeout)
             fin, opcode, data = self.recv_frame()
             if opcode == 0x8:
                 code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005

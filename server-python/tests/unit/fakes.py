@@ -1,0 +1,109 @@
+"""Test doubles for the sans-I/O core: a manual clock/timer wheel, receivers
+that record frames, and an application that records callbacks."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from sockbench_server.api import SockJSConnection
+from sockbench_server.protocol import transports as tp
+from sockbench_server.protocol.codecs import load_codec
+from sockbench_server.protocol.session import Service, ServiceOptions
+
+
+class FakeTimers:
+    def __init__(self, now: float = 1000.0):
+        self.now = now
+        self.pending: Dict[object, Tuple[float, Callable[[], None]]] = {}
+
+    def time(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> object:
+        handle = object()
+        self.pending[handle] = (when, callback)
+        return handle
+
+    def cancel(self, handle: object) -> None:
+        self.pending.pop(handle, None)
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock, running due callbacks in deadline order."""
+        target = self.now + seconds
+        while True:
+            due = [(w, h) for h, (w, _) in self.pending.items() if w <= target]
+            if not due:
+                break
+            when, handle = min(due, key=lambda x: x[0])
+            _, callback = self.pending.pop(handle)
+            self.now = max(self.now, when)
+            callback()
+        self.now = target
+
+
+class FakeReceiver:
+    """Takes ``capacity`` frames (None: unlimited), like a streaming response."""
+
+    def __init__(self, capacity: Optional[int] = None):
+        self.frames: List[str] = []
+        self.closed: Optional[Tuple[int, str]] = None
+        self.capacity = capacity
+
+    def send_frame(self, frame: str) -> bool:
+        assert self.closed is None, "frame after close: %r" % frame
+        self.frames.append(frame)
+        return self.capacity is None or len(self.frames) < self.capacity
+
+    def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
+        assert self.closed is None, "closed twice"
+        self.closed = (code, reason)
+
+
+def polling() -> FakeReceiver:
+    return FakeReceiver(capacity=1)
+
+
+class StringHttpReceiver(tp.HttpReceiver):
+    """The real core receiver, writing into a string."""
+
+    def __init__(self, framing: tp.Framing, limit: int):
+        super().__init__(framing, limit)
+        self.out: List[str] = []
+        self.finished = False
+
+    def write(self, data: str) -> None:
+        assert not self.finished
+        self.out.append(data)
+
+    def finish(self) -> None:
+        self.finished = True
+
+
+class Recorder(SockJSConnection):
+    """Records callbacks in ``events`` (shared per test via the class)."""
+
+    events: List[Any] = []
+    on_open_hook: Optional[Callable[["Recorder"], None]] = None
+
+    def on_open(self, info) -> None:
+        self.events.append(("open", self))
+        if self.on_open_hook:
+            type(self).on_open_hook(self)
+
+    def on_message(self, message: str) -> None:
+        self.events.append(("message", message))
+
+    def on_close(self) -> None:
+        self.events.append(("close", self))
+
+
+def make_service(app=None, codec: str = "json", **options) -> Tuple[Service, FakeTimers]:
+    timers = FakeTimers()
+    if app is None:
+        app = type("App", (Recorder,), {"events": []})
+    svc = Service("/test", app, ServiceOptions(**options), load_codec(codec), timers)
+    return svc, timers
+
+
+def info():
+    from sockbench_server.protocol.session import ConnectionInfo
+    return ConnectionInfo("127.0.0.1", "/test/1/2/xhr", {}, "xhr")

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from sockbench_server import SockJSConnection, broadcast
+from sockbench_server.apps import default_mounts
+from sockbench_server.apps.broadcast import make_broadcast
+from fakes import FakeReceiver, info, make_service
+
+
+def test_broadcast_reaches_everyone_including_sender_in_order():
+    app = make_broadcast()
+    svc, _ = make_service(app)
+    sessions = []
+    for i in range(3):
+        s = svc.create("s%d" % i, info())
+        r = FakeReceiver()
+        s.attach(r)
+        sessions.append((s, r))
+    sessions[0][0].receive(["one", "two"])
+    sessions[2][0].receive(["three"])
+    for _, r in sessions:
+        assert r.frames == ["o", 'a["one"]', 'a["two"]', 'a["three"]']
+    assert len(app.members) == 3
+
+
+def test_broadcast_survives_members_closing_during_fan_out():
+    closed = []
+
+    class Fragile(SockJSConnection):
+        room = set()
+
+        def on_open(self, info):
+            self.room.add(self)
+
+        def on_close(self):
+            self.room.discard(self)
+            closed.append(self)
+
+    class Dying(FakeReceiver):
+        def send_frame(self, frame):
+            if frame != "o":
+                from sockbench_server.protocol.session import ReceiverGone
+                raise ReceiverGone()
+            return super().send_frame(frame)
+
+    svc, _ = make_service(Fragile)
+    good = svc.create("good", info())
+    rg = FakeReceiver()
+    good.attach(rg)
+    bad = svc.create("bad", info())
+    bad.attach(Dying())
+    assert broadcast(Fragile.room, "hello") == 1
+    assert rg.frames[-1] == 'a["hello"]'
+    assert closed == [bad.conn] and Fragile.room == {good.conn}
+
+
+def test_two_broadcast_mounts_do_not_share_members():
+    assert make_broadcast().members is not make_broadcast().members
+
+
+def test_default_mounts_follow_the_contract():
+    mounts = {prefix: opts for prefix, _, opts in default_mounts(7.5)}
+    assert set(mounts) == {"/broadcast", "/echo", "/close", "/disabled_websocket_echo",
+                           "/cookie_needed_echo"}
+    assert all(o.heartbeat == 7.5 and o.disconnect_delay == 5.0 for o in mounts.values())
+    assert mounts["/echo"].response_limit == 4096
+    assert mounts["/broadcast"].response_limit == 128 * 1024
+    assert mounts["/disabled_websocket_echo"].websocket is False
+    assert mounts["/cookie_needed_echo"].cookie_needed is True
