@@ -38,6 +38,8 @@ public final class Sweep {
     private final List<LevelResult> levels = new ArrayList<>();
     private volatile boolean abortRequested;
     private long pointIndex;
+    /** Connections open when the previous point started (minus those it lost). */
+    private int openAtLastPoint;
     private final com.sun.management.OperatingSystemMXBean os =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -91,6 +93,7 @@ public final class Sweep {
         } else {
             endReason = "max_rate";
             double rate = settings.plan().startRate();
+            openAtLastPoint = cp.connected();
             while (true) {
                 PointResult p = runPoint(n, rate);
                 points.add(p);
@@ -122,10 +125,15 @@ public final class Sweep {
         var plan = settings.plan();
         var t = settings.thresholds();
         long index = pointIndex++;
+        // Connections that closed between points (e.g. during the last settle) were lost on this
+        // point's watch as far as the reader is concerned: count them here, or they would vanish.
+        int openNow = engine.openConnections();
+        long lostBetweenPoints = Math.max(0, openAtLastPoint - openNow);
+        openAtLastPoint = openNow;
         long startNs = System.nanoTime() + 20_000_000; // time for every I/O thread to receive the schedule
         PointSchedule s = engine.start(clients ->
                 PointSchedule.of(rate, clients, startNs, plan.warmupS(), plan.stepS(), index, settings.payloadBytes()));
-        int connected = s.clients();
+        int connected = openNow;
 
         sleepUntil(s.windowStartNs());
         long cpu0 = os.getProcessCpuTime();
@@ -146,6 +154,8 @@ public final class Sweep {
             Thread.sleep(10);
         }
         PointCounters c = engine.finish();
+        c.connectionsLost += lostBetweenPoints;
+        openAtLastPoint = Math.max(0, openAtLastPoint - (int) (c.connectionsLost - lostBetweenPoints));
 
         double duration = s.windowS();
         long expected = c.sent * connected;

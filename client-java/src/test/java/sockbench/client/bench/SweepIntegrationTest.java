@@ -157,6 +157,33 @@ class SweepIntegrationTest {
 
     @Test
     @Timeout(60)
+    void connectionsLostBetweenPointsAreChargedToTheNextPoint() throws Exception {
+        try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
+            // window ~0.3-0.8 s after the level opens, then a 1.5 s settle: the server closes in between.
+            SweepPlan plan = new SweepPlan("custom", List.of(3), Ramp.GEOMETRIC, 2, 20, 0.5, 1.5, 0.2, 1000);
+            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            Thread closer = new Thread(() -> {
+                try {
+                    Thread.sleep(1500);
+                    server.goAway();
+                } catch (InterruptedException ignored) {
+                    // test ends
+                }
+            });
+            closer.start();
+            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            closer.join();
+            List<PointResult> points = levels.get(0).points();
+            assertEquals(2, points.size(), "the first point is fine, the second sees the lost connections");
+            assertEquals(PointState.OK, points.get(0).state());
+            assertEquals(0, points.get(0).connectionErrors());
+            assertEquals(3, points.get(1).connectionErrors());
+            assertEquals(PointState.OVERLOADED, points.get(1).state());
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void aPointIsClientBoundWhenTheClientCannotKeepItsSchedule() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // One connection asked to send 5 million messages/s: no client can; it must say so.
