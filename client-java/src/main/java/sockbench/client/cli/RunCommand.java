@@ -52,7 +52,7 @@ public final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--url", paramLabel = "URL",
-            description = "SockJS app URL of the server, e.g. http://127.0.0.1:8080/broadcast (required).")
+            description = "SockJS app URL of the server, e.g. http://127.0.0.1:8080/broadcast (http:// or ws://). Required, no default.")
     String url;
 
     @Option(names = "--transport", paramLabel = "sockjs|raw", defaultValue = "sockjs",
@@ -68,28 +68,28 @@ public final class RunCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--levels", paramLabel = "N", split = ",",
-            description = "Concurrency levels (connections, each >= 1), overriding the profile's.")
+            description = "Concurrency levels (connections, each >= 1). Default: the profile's.")
     List<Integer> levels;
 
-    @Option(names = "--ramp", paramLabel = "geometric|additive", description = "Rate ramp, overriding the profile's (profile becomes 'custom').")
+    @Option(names = "--ramp", paramLabel = "geometric|additive", description = "Rate ramp (profile becomes 'custom'). Default: the profile's.")
     String ramp;
 
-    @Option(names = "--rate-factor", paramLabel = "X", description = "Geometric ramp multiplier, > 1 (profile becomes 'custom').")
+    @Option(names = "--rate-factor", paramLabel = "X", description = "Geometric ramp multiplier, > 1 (profile becomes 'custom'). Default: the profile's (1.25 for legacy with --ramp geometric).")
     Double rateFactor;
 
-    @Option(names = "--start-rate", paramLabel = "MSG/S", description = "First target rate of each level, messages/s sent by all clients together, > 0 (profile becomes 'custom').")
+    @Option(names = "--start-rate", paramLabel = "MSG/S", description = "First target rate of each level, messages/s sent by all clients together, > 0 (profile becomes 'custom'). Default: the profile's.")
     Double startRate;
 
-    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom').")
+    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom'). Default: the profile's.")
     Double maxRate;
 
-    @Option(names = "--step", paramLabel = "SECONDS", description = "Measured window per point, seconds, > 0 (profile becomes 'custom').")
+    @Option(names = "--step", paramLabel = "SECONDS", description = "Measured window per point, seconds, > 0 (profile becomes 'custom'). Default: the profile's.")
     Double stepS;
 
-    @Option(names = "--settle", paramLabel = "SECONDS", description = "Minimum pause after each window, seconds, >= 0 (profile becomes 'custom').")
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Minimum pause after each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
     Double settleS;
 
-    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom').")
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
     Double warmupS;
 
     @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
@@ -130,28 +130,28 @@ public final class RunCommand implements Callable<Integer> {
     Long serverPid;
 
     @Option(names = "--server-ready", paramLabel = "LINE",
-            description = "The server's READY line, verbatim; its key=value tokens go to server.ready and give name/runtime/version/codec/mode.")
+            description = "The server's READY line, verbatim; its key=value tokens go to server.ready and give name/runtime/version/codec/mode. Default: none (runtime_version 'unknown', codec and mode null).")
     String serverReady;
 
-    @Option(names = "--server-name", paramLabel = "NAME", description = "Server implementation name (overrides the READY line's 'server').")
+    @Option(names = "--server-name", paramLabel = "NAME", description = "Server implementation name. Default: the READY line's 'server', else 'unknown'.")
     String serverName;
 
-    @Option(names = "--server-runtime", paramLabel = "NAME", description = "Server runtime: cpython, pypy, node (overrides the READY line's 'runtime').")
+    @Option(names = "--server-runtime", paramLabel = "NAME", description = "Server runtime: cpython, pypy, node. Default: the READY line's 'runtime', else 'unknown'.")
     String serverRuntime;
 
-    @Option(names = "--peer", description = "The server is a third-party reference implementation (server.peer = true).")
+    @Option(names = "--peer", description = "The server is a third-party reference implementation (server.peer = true). Default: false.")
     boolean peer;
 
     @Option(names = "--label", paramLabel = "TEXT", description = "Legend label. Default: '<server> · <runtime> <version> · <codec> · <mode>'.")
     String label;
 
-    @Option(names = "--legacy-csv", paramLabel = "FILE", description = "Also write the original CSV (concurrency,rate,n,min,mean,max,stdev; uncorrected RTT, ms).")
+    @Option(names = "--legacy-csv", paramLabel = "FILE", description = "Also write the original CSV (concurrency,rate,n,min,mean,max,stdev; uncorrected RTT, ms). Default: not written.")
     Path legacyCsv;
 
-    @Option(names = "--legacy-flot-sent", paramLabel = "FILE", description = "Also write the original flot JSON of sent/s per target rate.")
+    @Option(names = "--legacy-flot-sent", paramLabel = "FILE", description = "Also write the original flot JSON of sent/s per target rate. Default: not written.")
     Path legacyFlotSent;
 
-    @Option(names = "--legacy-flot-received", paramLabel = "FILE", description = "Also write the original flot JSON of received/s per target rate.")
+    @Option(names = "--legacy-flot-received", paramLabel = "FILE", description = "Also write the original flot JSON of received/s per target rate. Default: not written.")
     Path legacyFlotReceived;
 
     @Override
