@@ -19,11 +19,14 @@ import java.nio.file.Path;
 public record MachineInfo(String hostname, String cpuModel, int cores, String kernel, long memoryBytes, String os) {
 
     public static MachineInfo read() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = readOr("/proc/sys/kernel/hostname", "unknown").trim();
+        // The kernel's name, not a DNS lookup (which can stall on a misconfigured resolver).
+        String host = readOr("/proc/sys/kernel/hostname", "").trim();
+        if (host.isEmpty()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "unknown";
+            }
         }
         String model = "unknown";
         for (String line : readOr("/proc/cpuinfo", "").split("\n")) {
@@ -45,15 +48,14 @@ public record MachineInfo(String hostname, String cpuModel, int cores, String ke
             }
         }
         String kernel = readOr("/proc/sys/kernel/osrelease", System.getProperty("os.version")).trim();
-        return new MachineInfo(host, model, Runtime.getRuntime().availableProcessors() > 0
-                ? onlineCpus() : 1, kernel, mem, os);
+        return new MachineInfo(host, model, onlineCpus(), kernel, mem, os);
     }
 
     private static int onlineCpus() {
         String online = readOr("/sys/devices/system/cpu/online", "").trim();
         if (!online.isEmpty()) {
             try {
-                return CpuList.parse(online).size();
+                return Math.max(1, CpuList.parse(online).size());
             } catch (RuntimeException e) {
                 // fall through
             }
