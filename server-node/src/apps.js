@@ -40,40 +40,67 @@ function createApps({ heartbeatMs, logger }) {
       ...APP_OPTIONS[prefix],
     });
     const sessions = trackSessions(server);
-    HANDLERS[prefix](server, sessions, refuseNonString(prefix, logger));
+    HANDLERS[prefix](server, sessions, stringsOnly(prefix, logger));
     return { prefix, server, sessions };
   });
 }
 
-// docs/protocol.md §4.4: a payload that is not a string closes that session.
-// sockjs-node itself only rejects broken JSON: any other JSON value reaches
-// 'data' as parsed ([1] as the number 1, {"a":1} as an object) and a raw
-// websocket binary frame as a Buffer, so the apps check the type themselves.
-function refuseNonString(prefix, logger) {
-  return (conn, payload) => {
-    const kind = Buffer.isBuffer(payload) ? 'binary' : payload === null ? 'null' : typeof payload;
+/**
+ * docs/protocol.md §4.4: a payload that is not a string is bad input.
+ * sockjs-node itself only rejects broken JSON: any other JSON value reaches
+ * 'data' as parsed ([1] as the number 1, {"a":1} as an object) and a raw
+ * websocket binary frame as a Buffer, so the apps check the type themselves.
+ *
+ * A websocket session that sends one is closed, as the spec does for broken
+ * framing. On the HTTP transports the spec answers bad sends with a 500 and
+ * keeps the session; sockjs-node has already answered 204 by the time the
+ * app sees the value, so the best left is to drop it and keep the session.
+ * Either way one warning line is logged.
+ *
+ * The websocket close waits for the next tick: sockjs-node hands the messages
+ * of one frame to 'data' in a loop that dereferences the session each time,
+ * and a session closed mid-frame makes that loop throw and kill the process
+ * (a frame like [1,2]). Until then the session's remaining messages are dropped.
+ *
+ * @returns {(conn: object, message: unknown) => boolean} true when `message`
+ *          may be used; false when it, or an earlier one, was refused
+ */
+function stringsOnly(prefix, logger) {
+  const refused = new WeakSet();
+  return (conn, message) => {
+    if (refused.has(conn)) return false;
+    if (typeof message === 'string') return true;
+    const kind = Buffer.isBuffer(message) ? 'binary' : message === null ? 'null' : typeof message;
+    if (!WEBSOCKET_PROTOCOLS.has(conn.protocol)) {
+      logger.warning(`${prefix}: session ${conn.id} sent a ${kind} payload, not a string; dropped it`);
+      return false;
+    }
+    refused.add(conn);
     logger.warning(`${prefix}: session ${conn.id} sent a ${kind} payload, not a string; closing it`);
-    conn.close(3000, 'Broken framing.');
+    process.nextTick(() => conn.close(3000, 'Broken framing.'));
+    return false;
   };
 }
+
+// conn.protocol as sockjs-node sets it for the framed and the raw endpoint.
+const WEBSOCKET_PROTOCOLS = new Set(['websocket', 'websocket-raw']);
 
 // Every message goes to every open session, the sender included. sockjs-node
 // emits 'data' in arrival order and conn.write queues in call order, so each
 // recipient sees one sender's messages in the order they were sent.
-function broadcastToAll(server, sessions, refuse) {
+function broadcastToAll(server, sessions, acceptable) {
   server.on('connection', (conn) => {
     conn.on('data', (message) => {
-      if (typeof message !== 'string') return refuse(conn, message);
+      if (!acceptable(conn, message)) return;
       for (const recipient of sessions.values()) recipient.write(message);
     });
   });
 }
 
-function echoToSender(server, sessions, refuse) {
+function echoToSender(server, sessions, acceptable) {
   server.on('connection', (conn) => {
     conn.on('data', (message) => {
-      if (typeof message !== 'string') return refuse(conn, message);
-      conn.write(message);
+      if (acceptable(conn, message)) conn.write(message);
     });
   });
 }

@@ -8,6 +8,8 @@ const assert = require('node:assert/strict');
 const { startServer } = require('./support/server-process');
 const { WsClient } = require('./support/ws-client');
 const { SockjsFramedClient } = require('./support/sockjs-framed');
+const { fetchText } = require('./support/http-client');
+const { randomUUID } = require('node:crypto');
 
 const MESSAGES_PER_SENDER = 25;
 
@@ -125,11 +127,14 @@ describe('/broadcast', () => {
 
   it('a payload that is not a string closes that session only, with a warning on stderr', async () => {
     const [bystander] = [await connect(SockjsFramedClient)];
-    for (const frame of ['[1]', '{"a":1}', '[null]', '["ok", 2]']) {
+    // [1,2] and [1,"after"]: sockjs-node crashes if a session closes in the
+    // middle of a multi-message frame, so these also prove the server survives.
+    for (const frame of ['[1]', '{"a":1}', '[null]', '42', '[1,2]', '[1,"after"]', '["ok", 2]']) {
       const offender = await connect(SockjsFramedClient);
       offender.ws.send(frame);
       if (frame === '["ok", 2]') {
-        // Messages before the bad one in the same frame were already delivered.
+        // sockjs-node hands over one message at a time: the ones before the
+        // bad one in the same frame are already delivered (README).
         assert.equal(await bystander.next(), 'ok');
       }
       let goodbye = await offender.ws.next();
@@ -141,10 +146,25 @@ describe('/broadcast', () => {
     rawOffender.ws._socket.send(Buffer.from('binary'));
     assert.equal((await rawOffender.ws.waitClosed()).code, 3000);
 
+    // Nothing after a refused message gets through ("after" above), and the
+    // server still serves: the next message the bystander sees is its own.
     bystander.send('after the offenders');
     assert.equal(await bystander.next(), 'after the offenders');
-    const warnings = server.stderr.split('\n').filter((line) => / WARNING \/broadcast: session .* payload, not a string/.test(line));
-    assert.equal(warnings.length, 5, server.stderr);
+    const warnings = await server.stderrLines(/ WARNING \/broadcast: session .* payload, not a string; closing it/, 8);
+    assert.equal(warnings.length, 8, server.stderr);
     await bystander.close();
+  });
+
+  it('over xhr_send a non-string is dropped with a warning and the session goes on', async () => {
+    const listener = await connect(RawClient);
+    const session = `${server.url}/broadcast/000/${randomUUID()}`;
+    assert.equal((await fetchText('POST', `${session}/xhr`)).body, 'o\n');
+    // sockjs-node itself answers 204: it only checks that the body is an array.
+    assert.equal((await fetchText('POST', `${session}/xhr_send`, { body: '["a",1,"b"]' })).status, 204);
+    assert.deepEqual(await listener.take(2), ['a', 'b']);
+    assert.equal((await fetchText('POST', `${session}/xhr`)).body, 'a["a","b"]\n');
+    const dropped = await server.stderrLines(/ WARNING \/broadcast: session .* a number payload, not a string; dropped it/, 1);
+    assert.equal(dropped.length, 1, server.stderr);
+    await listener.close();
   });
 });

@@ -75,6 +75,20 @@ class RunningServer {
     });
   }
 
+  /**
+   * Wait until at least `count` stderr lines match `pattern`; stderr arrives
+   * through its own pipe, so it may trail what the sockets already showed.
+   * @returns {Promise<string[]>} the matching lines
+   */
+  async stderrLines(pattern, count, timeoutMs = 10000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const lines = this.stderr.split('\n').filter((line) => pattern.test(line));
+      if (lines.length >= count || Date.now() > deadline) return lines;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   /** ws://host:port form of the base URL. */
   get wsUrl() {
     return this.url.replace(/^http:/, 'ws:');
