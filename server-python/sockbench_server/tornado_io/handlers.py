@@ -212,6 +212,11 @@ class ReceivingHandler(SockJSHandler):
             stream = getattr(self.request.connection, "stream", None)
             if stream is not None:
                 stream.set_nodelay(True)
+            if self.request.version == "HTTP/1.0":
+                # The body ends with the connection: say so, and keep Tornado
+                # from answering a keep-alive request with "Keep-Alive".
+                self.request.headers["Connection"] = "close"
+                self.set_header("Connection", "close")
             if framing.prelude:
                 self.write(framing.prelude)
                 self.flush()

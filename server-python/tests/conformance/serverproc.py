@@ -50,8 +50,10 @@ def parse_ready(line: str) -> "tuple[str, Dict[str, str]]":
 class ServerProcess:
     """One server process; ``url`` and ``fields`` come from its READY line."""
 
-    def __init__(self, extra_args: Sequence[str] = (), env: Optional[Dict[str, str]] = None):
-        self.argv = server_command() + list(extra_args) + ["--port", "0"]
+    def __init__(self, extra_args: Sequence[str] = (), env: Optional[Dict[str, str]] = None,
+                 command: Optional[Sequence[str]] = None):
+        base = list(command) if command is not None else server_command()
+        self.argv = base + list(extra_args) + ["--port", "0"]
         self.stderr_file = tempfile.TemporaryFile()
         self.start_time = time.monotonic()
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL,
