@@ -86,7 +86,7 @@ test-python-pypy: $(STAMPS)/python-pypy
 PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON)
 
 serve-cpython: $(STAMPS)/python-cpython
-	exec $(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
+	@exec $(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
 
 serve-pypy: $(STAMPS)/python-pypy
-	exec $(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
+	@exec $(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
