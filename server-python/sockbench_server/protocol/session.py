@@ -310,6 +310,8 @@ class Session:
 
     def receive_ws_text(self, text: str) -> None:
         """One text message from a framed websocket; bad input closes it."""
+        if self.state != OPEN:
+            return
         try:
             messages = frames.decode_ws_messages(self.service.codec, text)
         except frames.BadPayload as e:

@@ -6,7 +6,7 @@ import logging
 from typing import Any, Optional, Union
 
 from tornado.iostream import IOStream, StreamClosedError
-from tornado.websocket import WebSocketHandler
+from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
 
 from ..protocol import wsframes
 from ..protocol.session import ReceiverGone, Service
@@ -43,6 +43,18 @@ class WsReceiver:
         self.handler.close(code, reason)
 
 
+class _CheckedProtocol13(WebSocketProtocol13):
+    """Tornado's RFC 6455 protocol, except that a client close frame with a
+    code no endpoint may send (RFC 6455 7.4: 1004-1006, 1015, <1000, 1016-2999,
+    >=5000) is answered with 1002 (protocol error) instead of being echoed."""
+
+    def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
+        if (self.client_terminated and not self.server_terminated and code is not None
+                and not wsframes.valid_close_code(code)):
+            code, reason = 1002, "Invalid close code"
+        super().close(code, reason)
+
+
 class _SockJSWebSocket(WebSocketHandler):
     service: Service
     session: Any = None
@@ -64,6 +76,12 @@ class _SockJSWebSocket(WebSocketHandler):
             self.set_header("Allow", "GET")
             self.clear_header("Content-Type")
             self.finish()
+
+    def get_websocket_protocol(self) -> Optional[WebSocketProtocol]:
+        protocol = super().get_websocket_protocol()
+        if type(protocol) is WebSocketProtocol13:
+            protocol.__class__ = _CheckedProtocol13
+        return protocol
 
     def _text(self, message: Union[str, bytes]) -> Optional[str]:
         if isinstance(message, bytes):

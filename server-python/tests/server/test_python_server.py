@@ -157,3 +157,27 @@ def test_cli_parser_defaults():
     with pytest.raises(SystemExit) as e:
         cli.build_parser().parse_args(["--heartbeat", "inf"])
     assert e.value.code == 2
+
+
+@pytest.mark.parametrize("path", ["/echo/000/cc/websocket", "/echo/websocket"])
+@pytest.mark.parametrize("sent,answer", [
+    (1000, 1000), (3000, 3000), (4999, 4999), (1001, 1001),
+    (1005, 1002), (1006, 1002), (1015, 1002), (999, 1002), (2000, 1002), (5000, 1002),
+])
+def test_close_codes_are_validated(server_ours, path, sent, answer):
+    ws = WebSocket(ws_url(server_ours.url + path))
+    if "000" in path:
+        assert ws.recv() == "o"
+    ws.send_close(sent)
+    with pytest.raises(ConnectionClosed) as e:
+        while True:
+            ws.recv()
+    assert e.value.code == answer
+    ws.close()
+
+
+@pytest.fixture(scope="module")
+def server_ours():
+    srv = ServerProcess(command=OURS)
+    yield srv
+    srv.stop()
