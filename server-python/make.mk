@@ -4,7 +4,7 @@
 #   make test-python-cpython   unit tests + conformance for every usable codec
 #   make test-python-pypy      the same on PyPy
 #   make test-python           both
-#   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON=)
+#   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1)
 #   make serve-pypy            the same on PyPy
 
 PY_DIR        := $(ROOT)/server-python
@@ -20,7 +20,7 @@ SETUP_TARGETS += setup-python
 TEST_TARGETS  += test-python-cpython test-python-pypy
 HELP_LINES += "make setup-python     both Python venvs: .venv-cpython (CPython 3.11) and .venv-pypy (PyPy 3)" \
               "make test-python      server-python unit + conformance tests on both interpreters, every usable codec" \
-              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON=)" \
+              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1)" \
               "make serve-pypy       the same on PyPy"
 
 .PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
@@ -83,7 +83,7 @@ test-python-cpython: $(STAMPS)/python-cpython
 test-python-pypy: $(STAMPS)/python-pypy
 	@$(call py-test,$(VENV_PYPY))
 
-PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON)
+PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive)
 
 serve-cpython: $(STAMPS)/python-cpython
 	@exec $(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS)

@@ -26,7 +26,8 @@ from typing import Any, Iterable
 
 from .protocol.session import OPEN, ConnectionInfo
 
-__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast"]
+__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast", "set_broadcast_mode",
+           "broadcast_mode"]
 
 
 class SockJSConnection:
@@ -62,16 +63,64 @@ class SockJSConnection:
         return self.session.state == OPEN
 
 
+NAIVE = "naive"
+FAST = "fast"
+BROADCAST_MODES = (FAST, NAIVE)
+_mode = FAST
+
+
+def set_broadcast_mode(mode: str) -> None:
+    """``fast`` (default) or ``naive`` (``--naive``): how :func:`broadcast`
+    fans out. Both deliver the same frames in the same order."""
+    global _mode
+    if mode not in BROADCAST_MODES:
+        raise ValueError("broadcast mode must be one of %s" % ", ".join(BROADCAST_MODES))
+    _mode = mode
+
+
+def broadcast_mode() -> str:
+    return _mode
+
+
 def broadcast(connections: Iterable[SockJSConnection], message: str) -> int:
     """Send ``message`` to every connection; returns how many took it.
 
-    This is the one place where fan-out happens, so a faster strategy
-    (encode once, write pre-built frames) changes only this function.
-    Iterates over a snapshot: a send may close a connection, whose
-    ``on_close`` then removes it from the caller's set.
+    This is the one place where fan-out happens. Iterates over a snapshot: a
+    send may close a connection, whose ``on_close`` then removes it from the
+    caller's set.
+
+    * ``naive``: every recipient gets its own ``send(message)`` (encoding,
+      framing and writing per recipient) - the straightforward baseline;
+    * ``fast``: the message is JSON-encoded once and the encoded fragment is
+      queued on every framed session (raw websockets take the string).
     """
+    if _mode == NAIVE:
+        return _broadcast_naive(connections, message)
+    return _broadcast_encode_once(connections, message)
+
+
+def _broadcast_naive(connections: Iterable[SockJSConnection], message: str) -> int:
     sent = 0
     for conn in list(connections):
         if conn.session.send(message):
+            sent += 1
+    return sent
+
+
+def _broadcast_encode_once(connections: Iterable[SockJSConnection], message: str) -> int:
+    sent = 0
+    codec: Any = None
+    fragment = ""
+    for conn in list(connections):
+        session = conn.session
+        if session.framed:
+            c = session.service.codec
+            if c is not codec:  # one codec per process in practice
+                codec = c
+                fragment = c.encode_str(message)
+            ok = session.send_encoded(fragment)
+        else:
+            ok = session.send(message)
+        if ok:
             sent += 1
     return sent

@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="JSON library for SockJS frames: %s (default: %%(default)s); "
                         "one that is not installed or breaks the SockJS escaping "
                         "rules is refused at start" % ", ".join(CODEC_NAMES))
+    p.add_argument("--naive", action="store_true",
+                   help="straightforward broadcast: encode and write each message once "
+                        "per recipient (the baseline the fast path is measured against)")
     return p
 
 
@@ -67,7 +70,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
         return 1
     # Imported late so that --help and usage errors stay fast.
+    from .api import NAIVE, FAST, set_broadcast_mode
     from .apps import default_mounts
     from .tornado_io.server import serve
 
+    set_broadcast_mode(NAIVE if args.naive else FAST)
     return serve(args.host, args.port, args.heartbeat, codec, default_mounts)

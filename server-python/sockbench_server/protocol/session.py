@@ -164,6 +164,8 @@ def _call_app(session: Any, method: str, *args: Any) -> None:
 class Session:
     """A framed SockJS session (all transports except raw websocket)."""
 
+    #: Messages travel JSON-encoded inside a[...] frames.
+    framed = True
     __slots__ = ("service", "id", "state", "conn", "receiver", "queue", "close_frame",
                  "info", "last_output", "detached_at", "_timer", "_notified", "__weakref__")
 
@@ -411,6 +413,8 @@ class RawSession:
 
     __slots__ = ("service", "state", "conn", "receiver", "info", "_notified", "__weakref__")
     id = None
+    #: Messages travel as plain websocket text.
+    framed = False
 
     def __init__(self, service: Service, info: ConnectionInfo):
         self.service = service

@@ -13,6 +13,7 @@ import tornado
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
+from ..api import broadcast_mode
 from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
 from ..protocol.session import Service
@@ -54,6 +55,7 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
     ]
     if codec.name != "json":
         fields.append((codec.name, codec.version))
+    fields.append(("mode", broadcast_mode()))
     fields += [
         ("heartbeat", format_number(heartbeat)),
         ("disconnect_delay_ms", str(int(round(default.options.disconnect_delay * 1000)))),

@@ -42,6 +42,7 @@ def test_ready_line_reports_what_runs(codec):
         if codec != "json":
             assert f[codec] == __import__(codec).__version__
         assert f["heartbeat"] == "25"
+        assert f["mode"] == "fast"
         assert f["disconnect_delay_ms"] == "5000"
         assert f["response_limit"] == "131072"
         assert GET(srv.url + "/echo").body == "Welcome to SockJS!\n"
@@ -181,3 +182,20 @@ def server_ours():
     srv = ServerProcess(command=OURS)
     yield srv
     srv.stop()
+
+
+def test_naive_mode_is_reported_and_broadcasts_the_same():
+    srv = ServerProcess(["--naive"], command=OURS)
+    try:
+        assert srv.fields["mode"] == "naive"
+        base = srv.url + "/broadcast"
+        a = WebSocket(ws_url(new_session(base)) + "/websocket")
+        assert a.recv() == "o"
+        b = WebSocket(ws_url(base) + "/websocket")
+        time.sleep(0.1)
+        a.send('["one","two"]')
+        b.send("three")
+        assert [a.recv() for _ in range(3)] == ['a["one"]', 'a["two"]', 'a["three"]']
+        assert [b.recv() for _ in range(3)] == ["one", "two", "three"]
+    finally:
+        assert srv.stop() == 0

@@ -1,9 +1,22 @@
 from __future__ import annotations
 
-from sockbench_server import SockJSConnection, broadcast
+import json
+
+import pytest
+
+from sockbench_server import SockJSConnection, api, broadcast
+from sockbench_server.protocol.codecs import Codec
 from sockbench_server.apps import default_mounts
 from sockbench_server.apps.broadcast import make_broadcast
 from fakes import FakeReceiver, info, make_service
+
+
+@pytest.fixture(params=[api.FAST, api.NAIVE], autouse=True)
+def mode(request):
+    before = api.broadcast_mode()
+    api.set_broadcast_mode(request.param)
+    yield request.param
+    api.set_broadcast_mode(before)
 
 
 def test_broadcast_reaches_everyone_including_sender_in_order():
@@ -66,3 +79,38 @@ def test_default_mounts_follow_the_contract():
     assert mounts["/broadcast"].response_limit == 128 * 1024
     assert mounts["/disabled_websocket_echo"].websocket is False
     assert mounts["/cookie_needed_echo"].cookie_needed is True
+
+
+def test_raw_and_framed_recipients_get_the_same_message():
+    app = make_broadcast()
+    svc, _ = make_service(app)
+    framed = svc.create("f", info())
+    rf = FakeReceiver()
+    framed.attach(rf)
+    raw = svc.create_raw(info())
+    rr = FakeReceiver()
+    raw.attach(rr)
+    assert broadcast(app.members, 'q"\u2028') == 2
+    assert rf.frames[-1] == 'a["q\\"\\u2028"]'
+    assert rr.frames == ['q"\u2028']
+
+
+def test_fast_mode_encodes_once_naive_per_recipient(mode):
+    app = make_broadcast()
+    svc, _ = make_service(app)
+    calls = []
+
+    def encode_str(s):
+        calls.append(s)
+        return json.dumps(s)
+
+    svc.codec = Codec("json", "counting", encode_str, json.loads)
+    for i in range(4):
+        svc.create("s%d" % i, info()).attach(FakeReceiver())
+    broadcast(app.members, "m")
+    assert len(calls) == (1 if mode == api.FAST else 4)
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(ValueError):
+        api.set_broadcast_mode("turbo")
