@@ -1,1 +1,0 @@
-/work/main/server-python/sockbench_server/codec_report.py

@@ -1,1 +1,0 @@
-/work/main/server-python/sockbench_server/protocol/transports.py

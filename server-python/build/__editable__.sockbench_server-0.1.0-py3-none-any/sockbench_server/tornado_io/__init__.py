@@ -1,1 +1,0 @@
-/work/main/server-python/sockbench_server/tornado_io/__init__.py
