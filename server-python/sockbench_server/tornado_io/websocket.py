@@ -77,6 +77,29 @@ class _SockJSWebSocket(WebSocketHandler):
             self.clear_header("Content-Type")
             self.finish()
 
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        problem = self._upgrade_problem()
+        if problem:
+            # Both wordings that revisions of the SockJS suite look for:
+            # sockjs-node's and Tornado's (sockjs-protocol 0.3.3).
+            self.set_status(400)
+            self.set_header("Content-Type", "text/plain; charset=UTF-8")
+            self.finish("Not a valid websocket request: " + problem)
+            return
+        await self._handshake(*args, **kwargs)
+
+    async def _handshake(self, *args: Any, **kwargs: Any) -> None:
+        await super().get(*args, **kwargs)
+
+    def _upgrade_problem(self) -> Optional[str]:
+        headers = self.request.headers
+        if headers.get("Upgrade", "").lower() != "websocket":
+            return 'Can "Upgrade" only to "WebSocket".'
+        connection = [t.strip().lower() for t in headers.get("Connection", "").split(",")]
+        if "upgrade" not in connection:
+            return '"Connection" must be "Upgrade".'
+        return None
+
     def get_websocket_protocol(self) -> Optional[WebSocketProtocol]:
         protocol = super().get_websocket_protocol()
         if type(protocol) is WebSocketProtocol13:
@@ -98,12 +121,12 @@ class _SockJSWebSocket(WebSocketHandler):
 
 
 class FramedWebSocketHandler(_SockJSWebSocket):
-    async def get(self, *args: Any, **kwargs: Any) -> None:
+    async def _handshake(self, *args: Any, **kwargs: Any) -> None:
         headers = self.request.headers
         if "Sec-WebSocket-Key1" in headers and "Sec-WebSocket-Version" not in headers:
             self._hixie76()
             return
-        await super().get(*args, **kwargs)
+        await super()._handshake(*args, **kwargs)
 
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)

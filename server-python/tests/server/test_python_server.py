@@ -199,3 +199,15 @@ def test_naive_mode_is_reported_and_broadcasts_the_same():
         assert [b.recv() for _ in range(3)] == ["one", "two", "three"]
     finally:
         assert srv.stop() == 0
+
+
+def test_bad_upgrade_wording_satisfies_every_suite_revision(server_ours):
+    r = GET(server_ours.url + "/echo/0/0/websocket")
+    assert r.status == 400
+    assert 'Can "Upgrade" only to "WebSocket".' in r.body
+    assert "Not a valid websocket request" in r.body
+    r = GET(server_ours.url + "/echo/websocket",
+            headers={"Upgrade": "WebSocket", "Connection": "close"})
+    assert r.status == 400
+    assert '"Connection" must be "Upgrade".' in r.body
+    assert "Not a valid websocket request" in r.body
