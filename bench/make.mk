@@ -6,6 +6,9 @@ CLIENT_CPU ?=
 PROFILE    ?= standard
 LEVELS     ?=
 TRANSPORT  ?= sockjs
+# Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
+CLIENT_ARGS ?=
+export CLIENT_ARGS
 
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \

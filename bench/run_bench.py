@@ -46,6 +46,8 @@ def parse_args(argv):
     p.add_argument("--client-jar", default=DEFAULT_JAR, help="the client's runnable jar")
     p.add_argument("--java", default=os.environ.get("JAVA", "java"), help="java executable (default $JAVA or java)")
     p.add_argument("--java-opts", default=os.environ.get("JAVA_OPTS", ""), help="extra JVM options (default $JAVA_OPTS)")
+    p.add_argument("--client-args", default=os.environ.get("CLIENT_ARGS", ""),
+                   help="extra client flags, e.g. '--step 1 --rate-factor 1.5' (default $CLIENT_ARGS)")
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
                    help="seconds the client may run before it is stopped as hung (default 10800)")
@@ -94,6 +96,7 @@ def client_command(args, server, spec, out_path, client_cpus):
         cmd += ["--levels", args.levels]
     if spec.peer:
         cmd.append("--peer")
+    cmd += shlex.split(args.client_args)
     return cmd
 
 
