@@ -205,9 +205,14 @@ class ReceivingHandler(SockJSHandler):
 
     receiver: Optional[TornadoHttpReceiver] = None
     session: Any = None
+    client_gone = False
 
     async def run_receiver(self, session_id: str, framing: tp.Framing) -> None:
         svc = self.service
+        if self.client_gone:
+            # The client left between sending the request and this handler
+            # running: attaching would leave the session a dead receiver.
+            return
         if framing.streaming:
             stream = getattr(self.request.connection, "stream", None)
             if stream is not None:
@@ -230,6 +235,7 @@ class ReceivingHandler(SockJSHandler):
             await receiver.done
 
     def on_connection_close(self) -> None:
+        self.client_gone = True
         r = self.receiver
         if r is not None and not r.closed:
             r.aborted()
