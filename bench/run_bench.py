@@ -17,6 +17,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -48,6 +49,8 @@ def parse_args(argv):
     p.add_argument("--java-opts", default=os.environ.get("JAVA_OPTS", ""), help="extra JVM options (default $JAVA_OPTS)")
     p.add_argument("--client-args", default=os.environ.get("CLIENT_ARGS", ""),
                    help="extra client flags, e.g. '--step 1 --rate-factor 1.5' (default $CLIENT_ARGS)")
+    p.add_argument("--no-server-warmup", dest="server_warmup", action="store_false",
+                   help="skip the unrecorded warm-up pass before the sweep (default: run it)")
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
                    help="seconds the client may run before it is stopped as hung (default 10800)")
@@ -100,6 +103,24 @@ def client_command(args, server, spec, out_path, client_cpus):
     return cmd
 
 
+# A short unrecorded sweep before the measured one, for every server alike:
+# PyPy's JIT (and the client's own JVM JIT) compile the broadcast path on the
+# first few thousand messages, which otherwise shows up as inflated latency in
+# the first points of the first level. Its output is thrown away.
+WARMUP_ARGS = ["--levels", "50", "--start-rate", "200", "--rate-factor", "2", "--max-rate", "3200",
+               "--step", "1", "--settle", "0.2", "--warmup", "0.5"]
+
+
+def warm_up(args, server, client_cpus, out_dir):
+    cmd = ["taskset", "-c", format_cpu_list(client_cpus), args.java, *shlex.split(args.java_opts),
+           "-jar", args.client_jar, "--url", f"{server.url}/broadcast", "--transport", args.transport,
+           "--out", os.path.join(out_dir, "warmup.json"), *WARMUP_ARGS]
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+    if proc.returncode != 0:
+        raise StepError("warm up", f"warm-up pass failed (status {proc.returncode}): {proc.stderr[-2000:]}")
+
+
 def _raise_on_signal(signum, _frame):
     raise KeyboardInterrupt(f"signal {signum}")
 
@@ -125,6 +146,10 @@ def run(args):
     print(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(args.server_cpus)}", file=sys.stderr)
     with ServerProcess(argv, args.server_cpus, log_path, args.ready_timeout) as server:
         print(f"[wait for READY] {server.ready_line}", file=sys.stderr)
+        if args.server_warmup:
+            print("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)", file=sys.stderr)
+            with tempfile.TemporaryDirectory() as scratch:
+                warm_up(args, server, client_cpus, scratch)
         out_path = result_path(args.out_dir, server.fields, when)
         cmd = client_command(args, server, spec, out_path, client_cpus)
         print(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}", file=sys.stderr)
