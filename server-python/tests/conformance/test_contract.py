@@ -4,14 +4,11 @@ disconnect_delay. Server-agnostic: only what the contract promises."""
 from __future__ import annotations
 
 import json
-import math
 import re
 import signal
 import socket
 import subprocess
-import threading
 import time
-import uuid
 
 import pytest
 

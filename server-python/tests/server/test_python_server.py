@@ -2,7 +2,6 @@
 codec selection and refusal, the READY line's version keys, logging."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
