@@ -221,7 +221,12 @@ class TestBadInput:
             while True:
                 victim.recv()
         other.send('["still here"]')
-        assert collect(other, 1) == ["still here"]
+        got = []
+        while "still here" not in got:
+            got.extend(collect(other, 1))
+        # Whether valid messages before the bad element were delivered is
+        # not specified; nothing else may arrive.
+        assert set(got) <= {"ok", "still here"}, got
         assert GET(urls.broadcast_url + "/info").status == 200
         other.close()
 
