@@ -242,28 +242,28 @@ class ReceivingHandler(SockJSHandler):
             self.session.receiver_gone(r)
 
 
-class XhrPollingHandler(ReceivingHandler):
-    methods = ("POST", "OPTIONS")
+class PostPreflight:
+    """OPTIONS answer of the POST transports (xhr, xhr_streaming, xhr_send)."""
 
-    async def post(self, server_id: str, session_id: str) -> None:
-        self.set_header("Content-Type", "application/javascript; charset=UTF-8")
-        self.no_cache()
-        self.jsessionid()
-        self.cors()
-        await self.run_receiver(session_id, tp.XHR)
-
-    def options(self, server_id: str, session_id: str) -> None:
+    def options(self: SockJSHandler, server_id: str, session_id: str) -> None:  # type: ignore[misc]
         self.jsessionid()
         self.preflight("OPTIONS, POST")
 
 
-class XhrStreamingHandler(XhrPollingHandler):
+class XhrPollingHandler(PostPreflight, ReceivingHandler):
+    methods = ("POST", "OPTIONS")
+    framing: tp.Framing = tp.XHR
+
     async def post(self, server_id: str, session_id: str) -> None:
         self.set_header("Content-Type", "application/javascript; charset=UTF-8")
         self.no_cache()
         self.jsessionid()
         self.cors()
-        await self.run_receiver(session_id, tp.XHR_STREAMING)
+        await self.run_receiver(session_id, self.framing)
+
+
+class XhrStreamingHandler(XhrPollingHandler):
+    framing = tp.XHR_STREAMING
 
 
 class EventSourceHandler(ReceivingHandler):
@@ -337,7 +337,7 @@ class SendHandler(SockJSHandler):
         return True
 
 
-class XhrSendHandler(SendHandler):
+class XhrSendHandler(PostPreflight, SendHandler):
     methods = ("POST", "OPTIONS")
     transport = "xhr_send"
 
@@ -348,10 +348,6 @@ class XhrSendHandler(SendHandler):
         if self.deliver(session_id):
             # Firefox treats a 204 without Content-Type as XML and complains.
             self.respond_204("text/plain; charset=UTF-8")
-
-    def options(self, server_id: str, session_id: str) -> None:
-        self.jsessionid()
-        self.preflight("OPTIONS, POST")
 
 
 class JsonpSendHandler(SendHandler):
