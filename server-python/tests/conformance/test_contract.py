@@ -250,7 +250,7 @@ class TestTiming:
         assert ws.recv() == "o"
         t0 = time.monotonic()
         assert ws.recv() == "h"
-        assert 0.3 < time.monotonic() - t0 < 2.0
+        assert 0.3 < time.monotonic() - t0 < 3.0
         assert ws.recv() == "h"
         ws.close()
 
@@ -258,7 +258,7 @@ class TestTiming:
         assert POST(url + "/xhr").body == "o\n"
         t0 = time.monotonic()
         assert POST(url + "/xhr").body == "h\n"
-        assert 0.3 < time.monotonic() - t0 < 2.0
+        assert 0.3 < time.monotonic() - t0 < 3.0
 
         stream = POST_async(new_session(top + "/echo") + "/xhr_streaming")
         stream.read()
@@ -289,7 +289,8 @@ class TestTiming:
         # Well inside the delay the session still exists.
         assert POST(alive_until_checked + "/xhr_send", body='["kept"]').status == 204
 
-        time.sleep(max(0.0, t0 + DISCONNECT_DELAY + 0.7 - time.monotonic()))
+        # 1.5 s of margin: timers fire late on a busy machine.
+        time.sleep(max(0.0, t0 + DISCONNECT_DELAY + 1.5 - time.monotonic()))
         # Past the delay without a receiving request it is gone ...
         assert POST(gone + "/xhr_send", body='["x"]').status == 404
         assert POST(gone + "/xhr").body == "o\n"
