@@ -114,3 +114,4 @@ def test_fast_mode_encodes_once_naive_per_recipient(mode):
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError):
         api.set_broadcast_mode("turbo")
+
