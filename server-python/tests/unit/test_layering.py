@@ -1,9 +1,9 @@
 """The sans-I/O core and the application API stay free of Tornado."""
+import subprocess
+import sys
+
 
 def test_the_core_imports_nothing_from_tornado():
-    import subprocess
-    import sys
-
     code = ("import sys; import sockbench_server.protocol.session, "
             "sockbench_server.protocol.transports, sockbench_server.protocol.wsframes, "
             "sockbench_server.protocol.codecs, sockbench_server.protocol.frames, "
