@@ -20,8 +20,8 @@ const FIXTURES_DIR = path.resolve(process.env.SITE_TEST_FIXTURES || path.join(__
 const FIXTURE_BUILD = path.join(OUTPUT_DIR, 'dist-fixtures');
 const EMPTY_RESULTS = path.join(OUTPUT_DIR, 'empty-results');
 const EMPTY_BUILD = path.join(OUTPUT_DIR, 'dist-empty');
-const SPARSE_RESULTS = path.join(OUTPUT_DIR, 'sparse-results');
-const SPARSE_BUILD = path.join(OUTPUT_DIR, 'dist-sparse');
+const DERIVED_RESULTS = path.join(OUTPUT_DIR, 'derived-results');
+const DERIVED_BUILD = path.join(OUTPUT_DIR, 'dist-derived');
 // CPU is shared with other builds: be patient.
 const SLOW = { timeout: 240000 };
 
@@ -99,21 +99,32 @@ function assertDrawn(chart, what) {
 }
 
 /**
- * A real run with measurements taken away (never added): no server pid, so no
- * RSS or server CPU; its last level never connected and has no points. What a
- * run without --server-pid, or one whose last level failed to connect, looks like.
+ * A real run turned into the cases the fixtures lack, without inventing a
+ * number: measurements are only taken away or flagged. No server pid, so no
+ * RSS or server CPU; its last level never connected and has no points; and
+ * the saturation point of an earlier level is flagged client-bound (as if the
+ * client had fallen behind there), with the warning the client would write.
  */
-function sparseRun(result) {
-  const sparse = JSON.parse(JSON.stringify(result));
-  sparse.run_id = `${result.run_id}-sparse`;
-  sparse.server.pid = null;
-  for (const point of sparse.levels.flatMap((l) => l.points)) {
+function derivedRun(result) {
+  const derived = JSON.parse(JSON.stringify(result));
+  derived.run_id = `${result.run_id}-derived`;
+  derived.server.pid = null;
+  for (const point of derived.levels.flatMap((l) => l.points)) {
     point.server_rss_bytes = null;
     point.server_cpu_pct = null;
   }
-  const last = sparse.levels[sparse.levels.length - 1];
+  const last = derived.levels[derived.levels.length - 1];
   Object.assign(last, { connected: 0, points: [], saturation: null, end_reason: 'connect_failed' });
-  return sparse;
+  derived.warnings.push(`N=${last.concurrency}: connect_failed (0 of ${last.concurrency} connected)`);
+
+  const flagged = derived.levels.slice(0, -1).find((l) => l.saturation);
+  if (flagged) {
+    const point = flagged.points.find((p) => p.state === 'ok' && p.received_per_s === flagged.saturation.received_per_s);
+    Object.assign(point, { client_bound: true, client_bound_reasons: ['send_rate'] });
+    flagged.saturation.client_bound = true;
+    derived.warnings.push(`N=${flagged.concurrency}: 1 client-bound point (send_rate)`);
+  }
+  return { derived, flagged };
 }
 
 function hasTwoMeasuredPoints(level) {
@@ -131,11 +142,11 @@ before(async () => {
   fs.mkdirSync(EMPTY_RESULTS, { recursive: true });
   build(FIXTURES_DIR, FIXTURE_BUILD);
   build(EMPTY_RESULTS, EMPTY_BUILD);
-  fs.rmSync(SPARSE_RESULTS, { recursive: true, force: true });
-  fs.mkdirSync(SPARSE_RESULTS, { recursive: true });
-  fs.writeFileSync(path.join(SPARSE_RESULTS, 'sparse.json'), JSON.stringify(sparseRun(realRuns[0].result), null, 2));
-  build(SPARSE_RESULTS, SPARSE_BUILD);
-  server = await startStaticServer({ '/fixtures/': FIXTURE_BUILD, '/empty/': EMPTY_BUILD, '/sparse/': SPARSE_BUILD });
+  fs.rmSync(DERIVED_RESULTS, { recursive: true, force: true });
+  fs.mkdirSync(DERIVED_RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(DERIVED_RESULTS, 'derived.json'), JSON.stringify(derivedRun(realRuns[0].result).derived, null, 2));
+  build(DERIVED_RESULTS, DERIVED_BUILD);
+  server = await startStaticServer({ '/fixtures/': FIXTURE_BUILD, '/empty/': EMPTY_BUILD, '/derived/': DERIVED_BUILD });
   browser = await launchChromium();
 }, SLOW);
 
@@ -387,26 +398,69 @@ for (const run of realRuns) {
   });
 }
 
-describe('site built from a run without server memory and with an unconnected level', () => {
+describe('site built from a real run with memory removed, a level unconnected and a point flagged client-bound', () => {
   test('both pages render, say what is missing, and log no errors', SLOW, async () => {
     const page = await openPage(browser);
     try {
-      await page.goto(`${server.origin}/sparse/index.html`);
+      await page.goto(`${server.origin}/derived/index.html`);
       await page.waitForSelector('#chart-rss canvas.flot-base');
       assert.match(await page.innerText('#chart-rss .chart-empty'), /No run recorded server memory/);
       assert.ok((await page.evaluate(probeChart, 'chart-rss')).inked > 1000, 'the empty RSS chart still draws its grid');
       assert.equal(await page.isDisabled('#legend-rss input[type=checkbox]'), true);
       const lastRow = page.locator('#summary-table tbody tr').last();
       assert.match(await lastRow.innerText(), /none ok/);
-      await page.screenshot({ path: screenshotName('summary-sparse'), fullPage: true });
+      await page.screenshot({ path: screenshotName('summary-derived'), fullPage: true });
 
-      const sparse = sparseRun(realRuns[0].result);
-      await page.goto(`${server.origin}/sparse/run.html?run=${encodeURIComponent(sparse.run_id)}`);
+      const { derived } = derivedRun(realRuns[0].result);
+      await page.goto(`${server.origin}/derived/run.html?run=${encodeURIComponent(derived.run_id)}`);
       await page.waitForSelector('#chart-sent canvas.flot-base');
-      const last = sparse.levels[sparse.levels.length - 1].concurrency;
+      const last = derived.levels[derived.levels.length - 1].concurrency;
       assert.equal(await page.isDisabled(`#legend-sent input[data-key="${last}"]`), true);
       assert.match(await page.locator('#level-table tbody tr').last().innerText(), /connect_failed/);
-      assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent of the sparse run');
+      assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent of the derived run');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a client-bound point is crossed out on the run charts and the summary, and explained', SLOW, async (t) => {
+    const { derived, flagged } = derivedRun(realRuns[0].result);
+    if (!flagged) {
+      t.skip('the first fixture has no level with a saturation point before its last level');
+      return;
+    }
+    const point = flagged.points.find((p) => p.client_bound);
+    const page = await openPage(browser);
+    try {
+      await page.goto(`${server.origin}/derived/run.html?run=${encodeURIComponent(derived.run_id)}`);
+      await page.waitForSelector('#chart-received canvas.flot-base');
+      for (const [id, field] of [['chart-sent', 'sent_per_s'], ['chart-received', 'received_per_s']]) {
+        const chart = await page.evaluate(probeChart, id);
+        const crosses = chart.series.filter((s) => s.symbol === 'cross');
+        assert.deepEqual(crosses.map((s) => s.data), [[[point[field], point.rtt_ms.mean]]], id);
+        assert.ok(chart.colorPixels[crosses[0].color] > 10, `${id}: the cross is not drawn`);
+      }
+      assert.match(await page.innerText('#legend-sent'), /client-bound point \(1\): measures the client, not the server/);
+      assert.match(await page.innerText('#run-environment .warnings'), /1 client-bound point \(send_rate\)/);
+      assert.match(await page.locator('#level-table tbody tr').first().innerText(), /1 point\(s\)/);
+
+      // Hovering the crossed point names the reason.
+      await page.locator('#chart-sent').scrollIntoViewIfNeeded();
+      const target = await page.evaluate(pointOnPage, ['chart-sent', point.sent_per_s, point.rtt_ms.mean]);
+      await page.mouse.move(target.clientX, target.clientY);
+      await page.waitForFunction(() => /client-bound \(send_rate\)/.test(document.getElementById('details-sent').textContent));
+      await page.screenshot({ path: screenshotName('run-derived-client-bound'), fullPage: true });
+
+      await page.goto(`${server.origin}/derived/index.html`);
+      await page.waitForSelector('#chart-saturation canvas.flot-base');
+      const saturation = await page.evaluate(probeChart, 'chart-saturation');
+      assert.deepEqual(saturation.series.filter((s) => s.symbol === 'cross').map((s) => s.data),
+        [[[flagged.concurrency, flagged.saturation.received_per_s]]]);
+      assert.match(await page.innerText('#legend-saturation'), /saturation point was client-bound/);
+      const cell = page.locator('#summary-table td.attention');
+      assert.equal(await cell.count(), 1);
+      assert.match(await cell.innerText(), /✕$/);
       assert.deepEqual(page.problems, []);
     } finally {
       await page.close();
