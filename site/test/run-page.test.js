@@ -1,0 +1,153 @@
+'use strict';
+// Every fixture run's chart page (run.html?run=<id>) in headless Chromium:
+// both RTT charts, axis labels, threshold, legend checkboxes, the statistic
+// selector, the crosshair legend and point details.
+
+const { describe, test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { SLOW, startSite, screenshotPath } = require('./harness');
+const { FIXTURES_DIR, realRuns, hasTwoMeasuredPoints, expectedRttAt } = require('./fixtures');
+const { openPage } = require('./browser');
+const { probeChart, probeThresholdLine, pointOnPage } = require('./page-probes');
+const { msFromText, assertDrawn } = require('./checks');
+const format = require('../src/js/format');
+
+let site;
+before(async () => { site = await startSite('run-page', FIXTURES_DIR); }, SLOW);
+after(async () => { if (site) await site.close(); });
+
+test('the fixtures include a run the crosshair test can use', () => {
+  assert.ok(realRuns.some((run) => run.result.levels.some(hasTwoMeasuredPoints)),
+    'no fixture has a level with two measured points');
+});
+
+for (const run of realRuns) {
+  const r = run.result;
+  describe(`run page of ${run.file}`, () => {
+    test('draws both RTT charts with axis labels, threshold and client-bound marks', SLOW, async () => {
+      const page = await openPage(site.browser);
+      try {
+        await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
+        await page.waitForSelector('#chart-received canvas.flot-base');
+        assert.equal(await page.textContent('#run-title'), r.label);
+        const header = await page.innerText('#run-environment');
+        for (const fact of [r.machine.cpu_model, r.server.runtime_version, r.client.jvm_version]) {
+          assert.ok(header.includes(fact), `run header lacks "${fact}"`);
+        }
+        for (const warning of r.warnings) assert.ok(header.includes(warning), `warning not shown: ${warning}`);
+
+        const clientBoundPoints = r.levels.flatMap((l) => l.points).filter((p) => p.client_bound && p.rtt_ms.mean != null).length;
+        for (const [id, xTitle] of [['chart-sent', 'Messages sent per second (msgs/s)'],
+          ['chart-received', 'Messages received per second (msgs/s)']]) {
+          const chart = await page.evaluate(probeChart, id);
+          assertDrawn(chart, id);
+          assert.deepEqual(chart.axisLabels.sort(), [xTitle, 'Mean round-trip time (ms)'].sort());
+          assert.equal(chart.series.filter((s) => s.lines).length, r.levels.filter((l) => l.points.some((p) => p.rtt_ms.mean != null)).length);
+          assert.match(chart.thresholdLabel, new RegExp(`^${r.parameters.ok_mean_ms} ms saturation threshold`));
+          const line = await page.evaluate(probeThresholdLine, [id, r.parameters.ok_mean_ms]);
+          assert.ok(line.redShare > 0.4, `${id}: threshold line covers only ${Math.round(line.redShare * 100)}% of its row`);
+          const crosses = chart.series.filter((s) => s.symbol === 'cross').reduce((n, s) => n + s.data.length, 0);
+          assert.equal(crosses, clientBoundPoints, `${id}: client-bound marks`);
+        }
+        const key = await page.innerText('#legend-sent');
+        assert.ok(key.includes(clientBoundPoints ? `client-bound point (${clientBoundPoints})` : 'no client-bound points'));
+        assert.deepEqual(page.problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test('legend checkbox hides its series in both charts; stat selector switches to p99', SLOW, async () => {
+      const page = await openPage(site.browser);
+      try {
+        await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
+        await page.waitForSelector('#chart-received canvas.flot-base');
+        const checkbox = page.locator('#legend-sent input[type=checkbox]:not([disabled])').first();
+        const level = await checkbox.getAttribute('data-key');
+        const before = await page.evaluate(probeChart, 'chart-sent');
+        const levelColor = before.series.find((s) => s.lines && JSON.stringify(s.data) === JSON.stringify(
+          r.levels.find((l) => String(l.concurrency) === level).points
+            .filter((p) => p.rtt_ms.mean != null).map((p) => [p.sent_per_s, p.rtt_ms.mean]))).color;
+        assert.ok(before.colorPixels[levelColor] > 20);
+
+        await checkbox.uncheck();
+        for (const id of ['chart-sent', 'chart-received']) {
+          const after = await page.evaluate(probeChart, id);
+          assert.equal(after.series.filter((s) => s.lines).length, before.series.filter((s) => s.lines).length - 1, id);
+          assert.ok(!after.series.some((s) => s.color === levelColor), `${id} still has the hidden series`);
+          assert.ok(after.colorPixels[levelColor] === undefined);
+        }
+        assert.equal(await page.isChecked(`#legend-received input[data-key="${level}"]`), false);
+        await page.locator(`#legend-sent input[data-key="${level}"]`).check();
+        assert.equal((await page.evaluate(probeChart, 'chart-sent')).series.length, before.series.length);
+
+        await page.selectOption('#stat-selector', 'p99');
+        const p99 = await page.evaluate(probeChart, 'chart-sent');
+        assert.ok(p99.axisLabels.includes('p99 round-trip time (ms)'), p99.axisLabels.join(' | '));
+        const firstLevel = r.levels.find((l) => l.points.some((p) => p.rtt_ms.p99 != null));
+        const expected = firstLevel.points.filter((p) => p.rtt_ms.p99 != null).map((p) => [p.sent_per_s, p.rtt_ms.p99]);
+        assert.ok(p99.series.some((s) => JSON.stringify(s.data) === JSON.stringify(expected)), 'p99 series not plotted');
+        assert.match(await page.evaluate(() => location.search), /stat=p99/);
+        assert.deepEqual(page.problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test('crosshair legend shows the interpolated RTT under the cursor, on linear and log rate axes', SLOW, async (t) => {
+      const level = r.levels.find((l) => hasTwoMeasuredPoints(l));
+      if (!level) {
+        t.skip('no level of this run has two measured points to interpolate between');
+        return;
+      }
+      const page = await openPage(site.browser);
+      try {
+        await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
+        await page.waitForSelector('#chart-sent canvas.flot-base');
+        const points = level.points.filter((p) => p.rtt_ms.mean != null);
+        const valueCell = page.locator(`#legend-sent li[data-key="${level.concurrency}"] .legend-value`);
+        // Aim between the first two points, where the curve is defined, on a linear then a log rate axis.
+        for (const logX of [false, true]) {
+          if (logX) {
+            await page.mouse.move(2, 2);
+            await page.selectOption('#x-scale-selector', 'log');
+            assert.match(await page.evaluate(() => location.search), /xscale=log/);
+            assert.equal(await page.evaluate(() => window.jQuery('#chart-sent').data('plot').getAxes().xaxis.options.mode), 'log');
+            assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent on a log rate axis');
+          }
+          const x = logX
+            ? Math.sqrt(points[0].sent_per_s * points[1].sent_per_s)
+            : (points[0].sent_per_s + points[1].sent_per_s) / 2;
+          const y = (points[0].rtt_ms.mean + points[1].rtt_ms.mean) / 2;
+          await page.locator('#chart-sent').scrollIntoViewIfNeeded();
+          const target = await page.evaluate(pointOnPage, ['chart-sent', x, y]);
+          await page.mouse.move(target.clientX, target.clientY);
+          await page.waitForFunction(() => /msgs\/s sent/.test(document.querySelector('#legend-sent .legend-caption').textContent));
+          const shown = msFromText(await valueCell.innerText());
+          const expected = expectedRttAt(level.points, 'sent_per_s', 'mean', target.dataX, logX);
+          assert.ok(expected != null && shown != null, `value cell: "${await valueCell.innerText()}"`);
+          assert.ok(Math.abs(shown - expected) <= Math.max(0.01, expected * 0.01),
+            `${logX ? 'log' : 'linear'} axis: shown ${shown} ms, expected ${expected} ms`);
+          if (!logX) await page.screenshot({ path: screenshotPath(`run-${r.run_id}`), fullPage: true });
+        }
+
+        // Right on a measured point, the details line shows that point's measurements.
+        const onPoint = await page.evaluate(pointOnPage, ['chart-sent', points[1].sent_per_s, points[1].rtt_ms.mean]);
+        await page.mouse.move(onPoint.clientX, onPoint.clientY);
+        await page.waitForFunction(() => /target/.test(document.getElementById('details-sent').textContent));
+        const details = await page.textContent('#details-sent');
+        assert.ok(details.startsWith(`${level.concurrency} connections, target ${format.rate(points[1].target_rate)} msgs/s`), details);
+        assert.ok(details.includes(`RTT mean ${format.ms(points[1].rtt_ms.mean)}`), details);
+        assert.ok(details.includes(`state ${points[1].state}`), details);
+
+        await page.mouse.move(2, 2);
+        await page.waitForFunction(() => /Hover/.test(document.querySelector('#legend-sent .legend-caption').textContent));
+        assert.match(await page.textContent('#details-sent'), /none/);
+        assert.equal(await valueCell.innerText(), '');
+        assert.deepEqual(page.problems, []);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+}
