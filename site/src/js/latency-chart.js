@@ -97,7 +97,7 @@
     })), {
       onToggle: (key, visible) => view.onToggleLevel(Number(key), visible),
       extraRows: [
-        seriesLegend.legendKeyRow('marker-threshold', `RTT ≥ ${format.trim(thresholdMs, 3)} ms: saturated`),
+        seriesLegend.legendKeyRow('marker-threshold', `mean RTT ≥ ${format.trim(thresholdMs, 3)} ms: the point is saturated`),
         seriesLegend.legendKeyRow('marker-client-bound', clientBoundCount > 0
           ? `client-bound point (${clientBoundCount}): measures the client, not the server`
           : 'no client-bound points'),
