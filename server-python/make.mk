@@ -59,7 +59,8 @@ $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 
 # $(call py-test,VENV): unit and server-specific tests once, then the
 # server-agnostic conformance suite against this server once per usable
-# codec (codecs installed but refused print why). Every run happens even if
+# codec (codecs installed but refused print why), and once more in --naive
+# mode with the default codec. Every run happens even if
 # one fails; the status says whether any did.
 define py-test
 cd $(PY_DIR) && status=0 && \
@@ -72,6 +73,9 @@ for codec in $$codecs; do \
   SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --json $$codec" \
     $(1)/bin/python -m pytest -q -p no:cacheprovider tests/conformance || status=1; \
 done; \
+echo "--- $$impl: conformance, --naive (json)"; \
+SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --naive" \
+  $(1)/bin/python -m pytest -q -p no:cacheprovider tests/conformance || status=1; \
 exit $$status
 endef
 

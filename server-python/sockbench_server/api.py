@@ -22,7 +22,7 @@ callback or from other code running on the server's event loop.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Dict, Iterable, List
 
 from .protocol.session import OPEN, ConnectionInfo
 
@@ -89,14 +89,17 @@ def broadcast(connections: Iterable[SockJSConnection], message: str) -> int:
     send may close a connection, whose ``on_close`` then removes it from the
     caller's set.
 
-    * ``naive``: every recipient gets its own ``send(message)`` (encoding,
-      framing and writing per recipient) - the straightforward baseline;
-    * ``fast``: the message is JSON-encoded once and the encoded fragment is
-      queued on every framed session (raw websockets take the string).
+    * ``naive``: every recipient gets its own ``send(message)``: encode,
+      frame and write per recipient and per message (what sockjs-node does);
+    * ``fast``: the message is JSON-encoded once; framed sessions collect the
+      messages of one loop iteration and get one ``a[...]`` frame each at its
+      end, and sessions that got the same messages share the frame's bytes
+      (see ``protocol/fanout.py``); raw websockets share one frame per message.
+    Both modes deliver the same messages in the same order.
     """
     if _mode == NAIVE:
         return _broadcast_naive(connections, message)
-    return _broadcast_encode_once(connections, message)
+    return _broadcast_fast(connections, message)
 
 
 def _broadcast_naive(connections: Iterable[SockJSConnection], message: str) -> int:
@@ -107,20 +110,29 @@ def _broadcast_naive(connections: Iterable[SockJSConnection], message: str) -> i
     return sent
 
 
-def _broadcast_encode_once(connections: Iterable[SockJSConnection], message: str) -> int:
-    sent = 0
-    codec: Any = None
-    fragment = ""
+def _broadcast_fast(connections: Iterable[SockJSConnection], message: str) -> int:
+    # Group by service (one in practice): each has its codec and its batch.
+    # Raw websockets are rare; they take the message as one shared frame.
+    by_service: Dict[Any, List[Any]] = {}
+    raw: List[Any] = []
+    last_service: Any = None
+    group: List[Any] = []
     for conn in list(connections):
         session = conn.session
         if session.framed:
-            c = session.service.codec
-            if c is not codec:  # one codec per process in practice
-                codec = c
-                fragment = c.encode_str(message)
-            ok = session.send_encoded(fragment)
+            service = session.service
+            if service is not last_service:
+                last_service = service
+                group = by_service.setdefault(service, [])
+            group.append(session)
         else:
-            ok = session.send(message)
-        if ok:
-            sent += 1
+            raw.append(session)
+    sent = 0
+    for service, sessions in by_service.items():
+        sent += service.fanout.deliver(sessions, service.codec.encode_str(message))
+    if raw:
+        wire_cache: Dict[Any, bytes] = {}
+        for session in raw:
+            if session.send_shared(message, wire_cache):
+                sent += 1
     return sent

@@ -32,6 +32,16 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _bytes(value: str) -> int:
+    try:
+        n = int(value, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
+    if not 1024 <= n <= 2 ** 40:
+        raise argparse.ArgumentTypeError("must be 1024-%d bytes, got %d" % (2 ** 40, n))
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m sockbench_server",
@@ -57,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--naive", action="store_true",
                    help="straightforward broadcast: encode and write each message once "
                         "per recipient (the baseline the fast path is measured against)")
+    p.add_argument("--max-session-buffer", type=_bytes, default=16 * 1024 * 1024,
+                   metavar="BYTES",
+                   help="unsent output one session may hold (its queue plus its "
+                        "socket's unsent bytes) before it is closed as a client that "
+                        "does not read; 1024 to 2^40 (default: 16777216 = 16 MiB)")
+    p.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="close a connection whose request headers are not complete "
+                        "this many seconds after it started sending them, or that sits "
+                        "idle between requests that long (default: 10)")
     return p
 
 
@@ -72,7 +91,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     # Imported late so that --help and usage errors stay fast.
     from .api import NAIVE, FAST, set_broadcast_mode
     from .apps import default_mounts
-    from .tornado_io.server import serve
+    from .tornado_io.server import ServerLimits, serve
 
     set_broadcast_mode(NAIVE if args.naive else FAST)
-    return serve(args.host, args.port, args.heartbeat, codec, default_mounts)
+    limits = ServerLimits(max_session_buffer=args.max_session_buffer,
+                          header_timeout=args.header_timeout)
+    return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits)

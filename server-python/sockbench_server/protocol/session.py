@@ -11,7 +11,8 @@ layer implements (see ``tornado_io``) and tests fake:
 
 * a receiver: ``send_frame(frame) -> bool`` (can it take more frames?) and
   ``close(code, reason)``;
-* :class:`Timers`: ``time()``, ``call_at(when, callback)``, ``cancel(handle)``.
+* :class:`Timers`: ``time()``, ``call_at(when, callback)``, ``cancel(handle)``,
+  ``call_soon(callback)`` (run at the end of this loop iteration).
 
 The behaviour follows sockjs-node 0.3.24 where the suite leaves room: an
 aborted receiving connection ends its session at once, a second receiver
@@ -26,6 +27,7 @@ from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List,
 
 from . import frames
 from .codecs import Codec
+from .fanout import NO_SLICE, Fanout
 from .transports import DEFAULT_SOCKJS_URL
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
         def time(self) -> float: ...
         def call_at(self, when: float, callback: Callable[[], None]) -> Any: ...
         def cancel(self, handle: Any) -> None: ...
+        def call_soon(self, callback: Callable[[], None]) -> None: ...
 
 log = logging.getLogger("sockbench_server.session")
 
@@ -48,6 +51,24 @@ STATE_NAMES = ("connecting", "open", "closing", "closed")
 class ReceiverGone(Exception):
     """Raised by a receiver whose connection is already closed; the session
     then treats it like :meth:`Session.receiver_gone` (no error logged)."""
+
+
+class SlowConsumer(Exception):
+    """Raised by a receiver *after* a write that left more than the
+    session's ``max_buffer`` bytes unsent (the client is not reading). The
+    session then closes itself (:data:`SLOW_CONSUMER_CLOSE`) and logs one line."""
+
+    def __init__(self, buffered: int):
+        super().__init__(buffered)
+        self.buffered = buffered
+
+
+#: Close code and reason for a session closed because its client stopped
+#: reading (1008 = "policy violation" in RFC 6455; framed sessions get it in
+#: ``c[...]``, raw websockets in the close frame).
+SLOW_CONSUMER_CLOSE = (1008, "Client not reading")
+#: Default cap of one session's unsent output (bytes): 16 MiB.
+DEFAULT_MAX_BUFFER = 16 * 1024 * 1024
 
 
 # Timer decisions.
@@ -77,13 +98,21 @@ class ServiceOptions:
     """Options of one SockJS service (one URL prefix)."""
 
     __slots__ = ("websocket", "cookie_needed", "response_limit", "heartbeat",
-                 "disconnect_delay", "sockjs_url")
+                 "disconnect_delay", "sockjs_url", "max_buffer")
 
     def __init__(self, websocket: bool = True, cookie_needed: bool = False,
                  response_limit: int = 128 * 1024, heartbeat: float = 25.0,
-                 disconnect_delay: float = 5.0, sockjs_url: str = DEFAULT_SOCKJS_URL):
-        if heartbeat <= 0 or disconnect_delay <= 0 or response_limit <= 0:
-            raise ValueError("heartbeat, disconnect_delay and response_limit must be > 0")
+                 disconnect_delay: float = 5.0, sockjs_url: str = DEFAULT_SOCKJS_URL,
+                 max_buffer: int = DEFAULT_MAX_BUFFER):
+        """``response_limit``: bytes of frames per streaming response (> 0);
+        ``heartbeat``, ``disconnect_delay``: seconds (> 0); ``max_buffer``:
+        bytes of unsent output one session may hold - its own queue plus
+        what its connection's stream has not written yet - before it is
+        closed as a slow consumer (> 0)."""
+        if heartbeat <= 0 or disconnect_delay <= 0 or response_limit <= 0 or max_buffer <= 0:
+            raise ValueError("heartbeat, disconnect_delay, response_limit and max_buffer "
+                             "must be > 0")
+        self.max_buffer = max_buffer
         self.websocket = websocket
         self.cookie_needed = cookie_needed
         self.response_limit = response_limit
@@ -123,6 +152,8 @@ class Service:
         self.sessions: Dict[str, Session] = {}
         #: Every session that is not closed yet, websocket ones included.
         self.live: "Set[Any]" = set()
+        #: Coalesces the broadcasts of one loop iteration (fast mode).
+        self.fanout = Fanout(timers)
         self.close_2010 = frames.close_frame(codec, 2010, "Another connection still open")
 
     def lookup(self, session_id: str) -> "Optional[Session]":
@@ -167,7 +198,8 @@ class Session:
     #: Messages travel JSON-encoded inside a[...] frames.
     framed = True
     __slots__ = ("service", "id", "state", "conn", "receiver", "queue", "close_frame",
-                 "info", "last_output", "detached_at", "_timer", "_notified", "__weakref__")
+                 "info", "last_output", "detached_at", "_timer", "_notified",
+                 "batch_from", "batch_to", "queue_bytes", "queue_counted", "__weakref__")
 
     def __init__(self, service: Service, session_id: Optional[str], info: ConnectionInfo):
         self.service = service
@@ -183,6 +215,12 @@ class Session:
         self.detached_at = now
         self._timer: Any = None
         self._notified = False
+        #: This session's slice of the current fan-out batch (fanout.py).
+        self.batch_from = 0
+        self.batch_to = NO_SLICE
+        #: Bytes of ``queue[:queue_counted]``, for the ``max_buffer`` cap.
+        self.queue_bytes = 0
+        self.queue_counted = 0
         self.conn = service.connection_class(self)
         self._arm()
 
@@ -193,45 +231,82 @@ class Session:
         False if the session is not open (or turned out to be gone)."""
         if self.state != OPEN:
             return False
+        if self.batch_to >= 0:  # older broadcasts of this iteration go first
+            self.service.fanout.detach(self)
         self.queue.append(self.service.codec.encode_str(message))
-        if self.receiver is not None:
-            self.flush()
-            return self.state == OPEN  # False if the write found it gone
-        return True
+        self.flush()
+        return self.state == OPEN  # False if the write found it gone
 
     def send_encoded(self, fragment: str) -> bool:
         """Like :meth:`send` for a message already encoded as a JSON string
         literal (``'"hi"'``), so a broadcast can encode once for everyone."""
         if self.state != OPEN:
             return False
+        if self.batch_to >= 0:
+            self.service.fanout.detach(self)
         self.queue.append(fragment)
-        if self.receiver is not None:
-            self.flush()
-            return self.state == OPEN
-        return True
+        self.flush()
+        return self.state == OPEN
 
     def enqueue_encoded(self, fragment: str) -> bool:
         """Queue an encoded message without flushing; call :meth:`flush`
         later to put everything queued into one ``a[...]`` frame."""
         if self.state != OPEN:
             return False
+        if self.batch_to >= 0:
+            self.service.fanout.detach(self)
         self.queue.append(fragment)
         return True
 
     def flush(self) -> None:
-        """Write the queued messages as one ``a[...]`` frame, if possible."""
-        if self.queue and self.receiver is not None:
-            fragments = self.queue
+        """Write the queued messages as one ``a[...]`` frame if a receiver
+        is attached; otherwise hold them, up to ``max_buffer`` bytes."""
+        queue = self.queue
+        if not queue:
+            return
+        if self.receiver is not None:
             self.queue = []
-            self._write(frames.message_frame(fragments))
+            self.queue_bytes = self.queue_counted = 0
+            self._write(frames.message_frame(queue))
+            return
+        # Count only what was added since the last check: a session nobody
+        # polls may gather many messages before it expires.
+        n = len(queue)
+        if n > self.queue_counted:
+            self.queue_bytes += sum(map(len, queue[self.queue_counted:]))
+            self.queue_counted = n
+            if self.queue_bytes > self.service.options.max_buffer:
+                self._slow_consumer(self.queue_bytes)
+
+    def write_shared(self, frame: str, wire_cache: Dict[Any, bytes]) -> None:
+        """Write ``frame``, which other sessions send too. A receiver with a
+        ``wire_format`` (websockets) gets the bytes built once per format and
+        kept in ``wire_cache``; others get the frame string."""
+        r = self.receiver
+        fmt = getattr(r, "wire_format", None)
+        if fmt is None:
+            self._write(frame)
+            return
+        wire = wire_cache.get(fmt)
+        if wire is None:
+            wire = wire_cache[fmt] = r.encode_wire(frame)  # type: ignore[union-attr]
+        self._write(frame, wire)
 
     def close(self, code: int = 3000, reason: str = "Go away!") -> bool:
         """Close the session with ``c[code,"reason"]``; ``on_close`` runs now,
         later requests get the same close frame until the session expires."""
         if self.state >= CLOSING:
             return False
+        if self.batch_to != NO_SLICE and self.receiver is not None:
+            # Broadcasts of this iteration still waiting in the batch were
+            # sent before the close: they go first, as in naive mode.
+            self.service.fanout.detach(self)
+            self.flush()
+            if self.state >= CLOSING:  # the flush found the client gone
+                return False
         self.state = CLOSING
         self.queue = []
+        self.queue_bytes = self.queue_counted = 0
         self.close_frame = frames.close_frame(self.service.codec, code, reason)
         r = self.receiver
         if r is not None:
@@ -239,7 +314,7 @@ class Session:
             self.detached_at = self.service.timers.time()
             try:
                 r.send_frame(self.close_frame)
-            except ReceiverGone:
+            except (ReceiverGone, SlowConsumer):
                 pass
             except Exception:
                 log.exception("writing close frame failed")
@@ -330,11 +405,23 @@ class Session:
 
     # -- internals ---------------------------------------------------------
 
-    def _write(self, frame: str) -> None:
+    def _slow_consumer(self, buffered: int) -> None:
+        limit = self.service.options.max_buffer
+        log.warning("%s: closing session: client not reading (%d bytes unsent, limit %d)",
+                    self.service.prefix, buffered, limit)
+        self.close(*SLOW_CONSUMER_CLOSE)
+
+    def _write(self, frame: str, wire: Optional[bytes] = None) -> None:
+        """Write one frame (``wire``: its bytes, pre-built for this
+        receiver's wire format) and handle what the receiver answers."""
         r = self.receiver
         assert r is not None
         try:
-            keep = r.send_frame(frame)
+            keep = r.send_frame(frame) if wire is None else r.write_prebuilt(wire)  # type: ignore[union-attr]
+        except SlowConsumer as e:
+            self.last_output = self.service.timers.time()
+            self._slow_consumer(e.buffered)
+            return
         except ReceiverGone:
             self.receiver_gone(r)
             return
@@ -430,11 +517,35 @@ class RawSession:
         _call_app(self, "on_open", self.info)
 
     def send(self, message: str) -> bool:
+        return self._send(message, None)
+
+    def send_shared(self, message: str, wire_cache: Dict[Any, bytes]) -> bool:
+        """Like :meth:`send` for a message other connections get too: the
+        wire bytes are built once per format and kept in ``wire_cache``."""
+        r = self.receiver
+        fmt = getattr(r, "wire_format", None)
+        if fmt is None:
+            return self._send(message, None)
+        wire = wire_cache.get(fmt)
+        if wire is None:
+            wire = wire_cache[fmt] = r.encode_wire(message)  # type: ignore[union-attr]
+        return self._send(message, wire)
+
+    def _send(self, message: str, wire: Optional[bytes]) -> bool:
         r = self.receiver
         if self.state != OPEN or r is None:
             return False
         try:
-            r.send_frame(message)
+            if wire is None:
+                r.send_frame(message)
+            else:
+                r.write_prebuilt(wire)  # type: ignore[attr-defined]
+        except SlowConsumer as e:
+            log.warning("%s: closing raw websocket: client not reading "
+                        "(%d bytes unsent, limit %d)", self.service.prefix, e.buffered,
+                        self.service.options.max_buffer)
+            self.close(*SLOW_CONSUMER_CLOSE)
+            return False
         except ReceiverGone:
             self.receiver_gone(r)
             return False

@@ -16,6 +16,7 @@ from typing import List
 # -- RFC 6455 ------------------------------------------------------------------
 
 _FIN_TEXT = 0x81
+_FIN_BINARY = 0x82
 _FIN_CLOSE = 0x88
 
 
@@ -27,6 +28,16 @@ def text_frame(payload: bytes) -> bytes:
     if n <= 0xFFFF:
         return struct.pack("!BBH", _FIN_TEXT, 126, n) + payload
     return struct.pack("!BBQ", _FIN_TEXT, 127, n) + payload
+
+
+def binary_frame(payload: bytes) -> bytes:
+    """One final, unmasked binary frame."""
+    n = len(payload)
+    if n < 126:
+        return bytes((_FIN_BINARY, n)) + payload
+    if n <= 0xFFFF:
+        return struct.pack("!BBH", _FIN_BINARY, 126, n) + payload
+    return struct.pack("!BBQ", _FIN_BINARY, 127, n) + payload
 
 
 def close_frame(code: int, reason: str = "") -> bytes:

@@ -27,6 +27,27 @@ SERVER_NAME = "sockbench-tornado"
 SHUTDOWN_DRAIN = 0.15
 
 
+class ServerLimits:
+    """What keeps one client from hurting the others.
+
+    * ``max_session_buffer``: bytes of unsent output a session may hold
+      before it is closed as a slow consumer (> 0; None keeps each mount's
+      ``ServiceOptions.max_buffer``);
+    * ``header_timeout``: seconds a connection may take to send complete
+      request headers, and may sit idle between requests (> 0).
+    """
+
+    __slots__ = ("max_session_buffer", "header_timeout")
+
+    def __init__(self, max_session_buffer: Optional[int] = None, header_timeout: float = 10.0):
+        if max_session_buffer is not None and max_session_buffer <= 0:
+            raise ValueError("max_session_buffer must be > 0")
+        if not header_timeout > 0:
+            raise ValueError("header_timeout must be > 0")
+        self.max_session_buffer = max_session_buffer
+        self.header_timeout = header_timeout
+
+
 def runtime_version() -> str:
     if runtime_name() == "pypy":
         v = sys.pypy_version_info  # type: ignore[attr-defined]
@@ -66,10 +87,13 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
 
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
-                 ready: Callable[[str], None]) -> int:
+                 ready: Callable[[str], None], limits: ServerLimits) -> int:
     loop = asyncio.get_running_loop()
     timers = LoopTimers(loop)
     services = [Service(prefix, cls, opts, codec, timers) for prefix, cls, opts in mounts(heartbeat)]
+    if limits.max_session_buffer is not None:
+        for service in services:
+            service.options.max_buffer = limits.max_session_buffer
     app = make_application(services)
     try:
         sockets = bind_sockets(port, host)
@@ -77,7 +101,11 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
         print("sockbench-tornado: cannot listen on %s port %d: %s" % (host, port, e),
               file=sys.stderr, flush=True)
         return 1
-    server = HTTPServer(app)
+    # Tornado applies idle_connection_timeout to the reading of request
+    # headers too (HTTP1ConnectionParameters.header_timeout): a slowloris
+    # client dribbling its headers, or a connection that never sends any,
+    # is closed after that long. Without it the header timeout is an hour.
+    server = HTTPServer(app, idle_connection_timeout=limits.header_timeout)
     server.add_sockets(sockets)
     bound_port = sockets[0].getsockname()[1]
 
@@ -99,10 +127,12 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
 
 def serve(host: str, port: int, heartbeat: float, codec: Codec,
           mounts: Callable[[float], List[Mount]],
-          ready: Optional[Callable[[str], None]] = None) -> int:
+          ready: Optional[Callable[[str], None]] = None,
+          limits: Optional[ServerLimits] = None) -> int:
     """Run until SIGTERM/SIGINT; returns the exit status."""
     def print_ready(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready))
+    return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready,
+                              limits or ServerLimits()))

@@ -17,3 +17,8 @@ class LoopTimers:
 
     def cancel(self, handle: Any) -> None:
         handle.cancel()
+
+    def call_soon(self, callback: Callable[[], None]) -> None:
+        # Runs after every callback already ready in this iteration, which
+        # is what lets a broadcast batch gather the iteration's messages.
+        self.loop.call_soon(callback)

@@ -9,7 +9,7 @@ from tornado.iostream import IOStream, StreamClosedError
 from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
 
 from ..protocol import wsframes
-from ..protocol.session import ReceiverGone, Service
+from ..protocol.session import ReceiverGone, Service, SlowConsumer
 from .handlers import connection_info
 
 log = logging.getLogger("sockbench_server.websocket")
@@ -19,25 +19,44 @@ class WsReceiver:
     """Frames to a Tornado websocket. Writes go straight to the stream as
     pre-built RFC 6455 frames (no per-message Future/Task as with
     ``write_message``), and ``write_prebuilt`` lets a broadcast write the
-    same bytes to many connections."""
+    same bytes to many connections.
 
-    __slots__ = ("handler",)
+    After each write the stream's unsent bytes are checked against
+    ``max_buffer``: a client that stops reading makes the write raise
+    :class:`SlowConsumer` (the bytes are queued; the session then closes).
+    Trap: Tornado has no public counter of unsent bytes, so this reads the
+    length of ``IOStream._write_buffer`` (an O(1) ``_StreamBuffer.__len__``
+    in Tornado 6.x; the test suite pins 6.5 and covers it)."""
 
-    def __init__(self, handler: WebSocketHandler):
+    __slots__ = ("handler", "max_buffer")
+    wire_format = "rfc6455"
+
+    def __init__(self, handler: WebSocketHandler, max_buffer: int):
         self.handler = handler
+        self.max_buffer = max_buffer
 
-    def write_prebuilt(self, frame: bytes) -> None:
+    @staticmethod
+    def encode_wire(frame: str) -> bytes:
+        return wsframes.text_frame(frame.encode("utf-8"))
+
+    def write_prebuilt(self, frame: bytes) -> bool:
         conn = self.handler.ws_connection
         if conn is None or conn.is_closing():
             raise ReceiverGone()
+        stream = conn.stream  # type: ignore[attr-defined]
         try:
-            conn.stream.write(frame)  # type: ignore[attr-defined]
+            stream.write(frame)
         except StreamClosedError:
             raise ReceiverGone() from None
-
-    def send_frame(self, frame: str) -> bool:
-        self.write_prebuilt(wsframes.text_frame(frame.encode("utf-8")))
+        buffered = len(stream._write_buffer)
+        if buffered > self.max_buffer:
+            raise SlowConsumer(buffered)
         return True
+
+    def send_frame(self, frame: Union[str, bytes]) -> bool:
+        if isinstance(frame, bytes):  # raw websocket: a binary message echoed
+            return self.write_prebuilt(wsframes.binary_frame(frame))
+        return self.write_prebuilt(wsframes.text_frame(frame.encode("utf-8")))
 
     def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
         self.handler.close(code, reason)
@@ -130,7 +149,7 @@ class FramedWebSocketHandler(_SockJSWebSocket):
 
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)
-        self.receiver = WsReceiver(self)
+        self.receiver = WsReceiver(self, self.service.options.max_buffer)
         self.session = self.service.create(None, connection_info(self, "websocket"))
         self.session.attach(self.receiver)
 
@@ -152,7 +171,7 @@ class FramedWebSocketHandler(_SockJSWebSocket):
 class RawWebSocketHandler(_SockJSWebSocket):
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)
-        self.receiver = WsReceiver(self)
+        self.receiver = WsReceiver(self, self.service.options.max_buffer)
         self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
         self.session.attach(self.receiver)
 
@@ -208,17 +227,24 @@ class Hixie76Connection:
 
     # -- receiver interface ----------------------------------------------
 
-    def write_prebuilt(self, frame: bytes) -> None:
+    wire_format = "hixie76"
+    encode_wire = staticmethod(wsframes.hixie76_frame)
+
+    def write_prebuilt(self, frame: bytes) -> bool:
         if self.closed:
             raise ReceiverGone()
+        stream = self.stream
         try:
-            self.stream.write(frame)
+            stream.write(frame)
         except StreamClosedError:
             raise ReceiverGone() from None
+        buffered = len(stream._write_buffer)  # see WsReceiver for why
+        if buffered > self.service.options.max_buffer:
+            raise SlowConsumer(buffered)
+        return True
 
     def send_frame(self, frame: str) -> bool:
-        self.write_prebuilt(wsframes.hixie76_frame(frame))
-        return True
+        return self.write_prebuilt(wsframes.hixie76_frame(frame))
 
     def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
         if self.closed:

@@ -14,6 +14,7 @@ class FakeTimers:
     def __init__(self, now: float = 1000.0):
         self.now = now
         self.pending: Dict[object, Tuple[float, Callable[[], None]]] = {}
+        self.soon: List[Callable[[], None]] = []
 
     def time(self) -> float:
         return self.now
@@ -26,9 +27,20 @@ class FakeTimers:
     def cancel(self, handle: object) -> None:
         self.pending.pop(handle, None)
 
+    def call_soon(self, callback: Callable[[], None]) -> None:
+        self.soon.append(callback)
+
+    def end_iteration(self) -> None:
+        """Run what ``call_soon`` queued, as the end of a loop iteration would."""
+        while self.soon:
+            batch, self.soon = self.soon, []
+            for callback in batch:
+                callback()
+
     def advance(self, seconds: float) -> None:
         """Move the clock, running due callbacks in deadline order."""
         target = self.now + seconds
+        self.end_iteration()
         while True:
             due = [(w, h) for h, (w, _) in self.pending.items() if w <= target]
             if not due:

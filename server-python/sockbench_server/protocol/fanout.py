@@ -1,0 +1,118 @@
+"""The fast broadcast path: one encode per message, one ``a[...]`` frame per
+session per loop iteration, and one set of wire bytes shared by every
+session that got the same messages.
+
+How it works. Every broadcast in an iteration appends its encoded message
+to the current *batch* (``Fanout.fragments``); a recipient session only
+records which slice of the batch is its own (``batch_from``/``batch_to``).
+In the common case every session receives every broadcast of the
+iteration, so they all end up with the same slice. At the end of the
+iteration (one ``timers.call_soon`` per batch) :meth:`Fanout.flush` builds
+the ``a[...]`` frame of each distinct slice once, and for each wire format
+(RFC 6455, hixie-76) its bytes once, and hands those same bytes to every
+session's stream.
+
+A session falls out of the shared slice when its messages stop being one
+contiguous run of the batch (it missed a broadcast in between, or got a
+private ``send``): its slice is then copied to its own queue and it is
+flushed on its own. Order is kept because a session's own queue is always
+older than its batch slice.
+
+Trap: the slice indices are only valid until the next flush, which resets
+every member. A session that closes meanwhile is skipped by its state.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Tuple
+
+from . import frames
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .session import Session
+
+#: ``batch_to`` of a session with no batch slice.
+NO_SLICE = -1
+#: ``batch_to`` of a session whose messages of this iteration were moved to
+#: its own queue (it still needs flushing at the end of the iteration).
+OWN_QUEUE = -2
+
+
+class Fanout:
+    """Coalesces the broadcasts of one loop iteration (one per Service)."""
+
+    __slots__ = ("timers", "fragments", "members", "scheduled")
+
+    def __init__(self, timers: Any):
+        self.timers = timers
+        #: Encoded messages broadcast in this iteration, oldest first.
+        self.fragments: List[str] = []
+        #: Sessions with something pending in this iteration.
+        self.members: List["Session"] = []
+        self.scheduled = False
+
+    def deliver(self, sessions: Iterable["Session"], fragment: str) -> int:
+        """Queue one encoded message (a JSON string literal) on every open
+        framed session of ``sessions``; returns how many took it. Nothing is
+        written before the end of the iteration."""
+        if not self.scheduled:
+            self.scheduled = True
+            self.timers.call_soon(self.flush)
+        batch = self.fragments
+        index = len(batch)
+        batch.append(fragment)
+        following = index + 1
+        members = self.members
+        taken = 0
+        # Hot loop: plain attribute tests only, no calls in the common case.
+        for s in sessions:
+            if s.state != 1:  # OPEN
+                continue
+            taken += 1
+            to = s.batch_to
+            if to == index:  # got the previous broadcast too: extend the slice
+                s.batch_to = following
+            elif to == NO_SLICE:
+                s.batch_from = index
+                s.batch_to = following
+                members.append(s)
+            else:  # a gap, or already on its own queue
+                if to >= 0:
+                    s.queue.extend(batch[s.batch_from:to])
+                    s.batch_to = OWN_QUEUE
+                s.queue.append(fragment)
+        return taken
+
+    def detach(self, s: "Session") -> None:
+        """Move ``s``'s slice to its own queue (before a private send, a
+        close or an attach), so the batch no longer holds anything of it."""
+        to = s.batch_to
+        if to >= 0:
+            s.queue.extend(self.fragments[s.batch_from:to])
+            s.batch_to = OWN_QUEUE
+
+    def flush(self) -> None:
+        """End of the iteration: write every member's pending messages."""
+        self.scheduled = False
+        batch = self.fragments
+        members = self.members
+        self.fragments = []
+        self.members = []
+        # (from, to) -> [frame str, {wire format: bytes}]
+        shared: Dict[Tuple[int, int], List[Any]] = {}
+        for s in members:
+            to = s.batch_to
+            start = s.batch_from
+            s.batch_to = NO_SLICE
+            if s.state != 1:
+                continue
+            if to < 0:  # OWN_QUEUE, or NO_SLICE after a detach + flush
+                s.flush()
+                continue
+            if s.receiver is None or s.queue:
+                s.queue.extend(batch[start:to])
+                s.flush()
+                continue
+            entry = shared.get((start, to))
+            if entry is None:
+                entry = shared[(start, to)] = [frames.message_frame(batch[start:to]), {}]
+            s.write_shared(entry[0], entry[1])

@@ -1,0 +1,165 @@
+"""The fast broadcast path (protocol/fanout.py): coalescing per loop
+iteration, shared wire bytes, order with private sends and gaps, and the
+same messages as naive mode for any sequence."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sockbench_server import api, broadcast
+from sockbench_server.apps.broadcast import make_broadcast
+from sockbench_server.protocol.session import CLOSED, SLOW_CONSUMER_CLOSE
+from fakes import FakeReceiver, info, make_service, polling
+
+
+class WireReceiver(FakeReceiver):
+    """Like a websocket receiver: takes pre-built bytes of one wire format."""
+
+    wire_format = "test-wire"
+
+    def __init__(self):
+        super().__init__()
+        self.wires = []
+
+    @staticmethod
+    def encode_wire(frame):
+        return b"<" + frame.encode("utf-8") + b">"
+
+    def write_prebuilt(self, wire):
+        self.wires.append(wire)
+        self.frames.append(wire[1:-1].decode("utf-8"))
+        return True
+
+
+@pytest.fixture
+def fast():
+    before = api.broadcast_mode()
+    api.set_broadcast_mode(api.FAST)
+    yield
+    api.set_broadcast_mode(before)
+
+
+def messages_of(frames):
+    """Every message of the a[...] frames, in order."""
+    out = []
+    for f in frames:
+        if f.startswith("a"):
+            out.extend(json.loads(f[1:]))
+    return out
+
+
+def open_sessions(svc, n, receiver=WireReceiver):
+    out = []
+    for i in range(n):
+        s = svc.create("s%d" % i, info())
+        r = receiver()
+        s.attach(r)
+        out.append((s, r))
+    return out
+
+
+def test_one_frame_per_iteration_and_the_same_bytes_object_for_everyone(fast):
+    app = make_broadcast()
+    svc, timers = make_service(app)
+    sessions = open_sessions(svc, 5)
+    for m in ("a", "b", "c"):
+        broadcast(app.members, m)
+    assert all(r.wires == [] for _, r in sessions)  # nothing before the iteration ends
+    timers.end_iteration()
+    wires = [r.wires[0] for _, r in sessions]
+    assert wires[0] == b'<a["a","b","c"]>'
+    assert all(w is wires[0] for w in wires)  # built once, shared
+
+
+def test_a_session_that_missed_a_broadcast_gets_its_own_frame_in_order(fast):
+    svc, timers = make_service(make_broadcast())
+    (s0, r0), (s1, r1) = open_sessions(svc, 2)
+    both = [s0.conn, s1.conn]
+    broadcast(both, "1")
+    broadcast([s0.conn], "2")
+    broadcast(both, "3")
+    timers.end_iteration()
+    assert r0.frames[-1] == 'a["1","2","3"]'
+    assert r1.frames[-1] == 'a["1","3"]'
+
+
+def test_a_private_send_goes_after_the_broadcasts_before_it(fast):
+    svc, timers = make_service(make_broadcast())
+    (s0, r0), (s1, r1) = open_sessions(svc, 2)
+    broadcast([s0.conn, s1.conn], "shared")
+    s0.conn.send("private")
+    broadcast([s0.conn, s1.conn], "later")
+    timers.end_iteration()
+    assert messages_of(r0.frames) == ["shared", "private", "later"]
+    assert messages_of(r1.frames) == ["shared", "later"]
+
+
+def test_a_polling_session_without_a_request_gets_them_on_its_next_poll(fast):
+    svc, timers = make_service(make_broadcast())
+    s = svc.create("p", info())
+    s.attach(polling())  # takes "o" and leaves
+    broadcast([s.conn], "x")
+    broadcast([s.conn], "y")
+    timers.end_iteration()
+    r = polling()
+    s.attach(r)
+    assert r.frames == ['a["x","y"]']
+
+
+def test_a_close_sends_the_pending_broadcasts_first_then_nothing_more(fast):
+    svc, timers = make_service(make_broadcast())
+    (s0, r0), (s1, r1) = open_sessions(svc, 2)
+    broadcast([s0.conn, s1.conn], "x")
+    s0.close()
+    broadcast([s0.conn, s1.conn], "y")
+    timers.end_iteration()
+    assert r0.frames == ["o", 'a["x"]', 'c[3000,"Go away!"]']
+    assert r1.frames == ["o", 'a["x","y"]']
+
+
+def test_unread_queue_past_max_buffer_closes_the_session(fast):
+    svc, timers = make_service(make_broadcast(), max_buffer=100)
+    s = svc.create("p", info())
+    s.attach(polling())
+    for _ in range(3):
+        broadcast([s.conn], "x" * 30)
+        timers.end_iteration()
+    assert s.state != CLOSED and s.conn.is_open  # 96 bytes queued
+    broadcast([s.conn], "x" * 30)
+    timers.end_iteration()
+    assert not s.conn.is_open
+    r = polling()
+    s.attach(r)
+    assert r.frames == ['c[%d,"%s"]' % SLOW_CONSUMER_CLOSE]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fast_and_naive_deliver_the_same_messages(seed):
+    """Random rooms, private sends, closes and iteration ends: every session
+    gets the same messages in the same order in both modes."""
+    results = {}
+    for mode in (api.NAIVE, api.FAST):
+        rng = random.Random(seed)
+        api.set_broadcast_mode(mode)
+        try:
+            svc, timers = make_service(make_broadcast())
+            sessions = open_sessions(svc, 6, receiver=rng.choice([FakeReceiver, WireReceiver]))
+            for step in range(60):
+                action = rng.random()
+                if action < 0.6:
+                    room = [s.conn for s, _ in sessions if rng.random() < 0.7]
+                    broadcast(room, "m%d" % step)
+                elif action < 0.75:
+                    rng.choice(sessions)[0].conn.send("p%d" % step)
+                elif action < 0.78:
+                    rng.choice(sessions)[0].close()
+                else:
+                    timers.end_iteration()
+            timers.end_iteration()
+        finally:
+            api.set_broadcast_mode(api.FAST)
+        results[mode] = [messages_of(r.frames) for _, r in sessions]
+    assert results[api.FAST] == results[api.NAIVE]
+    assert any(results[api.FAST])
