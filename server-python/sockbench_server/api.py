@@ -111,28 +111,21 @@ def _broadcast_naive(connections: Iterable[SockJSConnection], message: str) -> i
 
 
 def _broadcast_fast(connections: Iterable[SockJSConnection], message: str) -> int:
-    # Group by service (one in practice): each has its codec and its batch.
-    # Raw websockets are rare; they take the message as one shared frame.
-    by_service: Dict[Any, List[Any]] = {}
-    raw: List[Any] = []
-    last_service: Any = None
-    group: List[Any] = []
-    for conn in list(connections):
-        session = conn.session
-        if session.framed:
-            service = session.service
-            if service is not last_service:
-                last_service = service
-                group = by_service.setdefault(service, [])
-            group.append(session)
-        else:
-            raw.append(session)
+    # Framed sessions go to their service's fan-out batch, one service at a
+    # time (one in practice: each has its codec and its batch). Raw
+    # websockets take the message as one frame built once.
+    pending: List[Any] = list(connections)
     sent = 0
-    for service, sessions in by_service.items():
-        sent += service.fanout.deliver(sessions, service.codec.encode_str(message))
-    if raw:
-        wire_cache: Dict[Any, bytes] = {}
-        for session in raw:
-            if session.send_shared(message, wire_cache):
-                sent += 1
+    raw_cache: Dict[Any, bytes] = {}
+    while pending:
+        session = pending[0].session
+        if not session.framed:
+            for conn in pending:
+                if not conn.session.framed and conn.session.send_shared(message, raw_cache):
+                    sent += 1
+            pending = [conn for conn in pending if conn.session.framed]
+            continue
+        service = session.service
+        taken, pending = service.fanout.deliver(pending, service.codec.encode_str(message))
+        sent += taken
     return sent

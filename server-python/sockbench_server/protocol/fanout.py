@@ -40,9 +40,10 @@ OWN_QUEUE = -2
 class Fanout:
     """Coalesces the broadcasts of one loop iteration (one per Service)."""
 
-    __slots__ = ("timers", "fragments", "members", "scheduled")
+    __slots__ = ("service", "timers", "fragments", "members", "scheduled")
 
-    def __init__(self, timers: Any):
+    def __init__(self, service: Any, timers: Any):
+        self.service = service
         self.timers = timers
         #: Encoded messages broadcast in this iteration, oldest first.
         self.fragments: List[str] = []
@@ -50,10 +51,12 @@ class Fanout:
         self.members: List["Session"] = []
         self.scheduled = False
 
-    def deliver(self, sessions: Iterable["Session"], fragment: str) -> int:
-        """Queue one encoded message (a JSON string literal) on every open
-        framed session of ``sessions``; returns how many took it. Nothing is
-        written before the end of the iteration."""
+    def deliver(self, connections: List[Any], fragment: str) -> Tuple[int, List[Any]]:
+        """Queue one encoded message (a JSON string literal) on the open
+        sessions of ``connections`` (application connections) that are framed
+        sessions of this fan-out's service. Returns how many took it, and the
+        connections it left to the caller (other services, raw websockets).
+        Nothing is written before the end of the iteration."""
         if not self.scheduled:
             self.scheduled = True
             self.timers.call_soon(self.flush)
@@ -62,9 +65,15 @@ class Fanout:
         batch.append(fragment)
         following = index + 1
         members = self.members
+        service = self.service
+        others: List[Any] = []
         taken = 0
-        # Hot loop: plain attribute tests only, no calls in the common case.
-        for s in sessions:
+        # Hot loop: attribute tests only, no calls in the common case.
+        for conn in connections:
+            s = conn.session
+            if s.service is not service or not s.framed:
+                others.append(conn)
+                continue
             if s.state != 1:  # OPEN
                 continue
             taken += 1
@@ -80,7 +89,7 @@ class Fanout:
                     s.queue.extend(batch[s.batch_from:to])
                     s.batch_to = OWN_QUEUE
                 s.queue.append(fragment)
-        return taken
+        return taken, others
 
     def detach(self, s: "Session") -> None:
         """Move ``s``'s slice to its own queue (before a private send, a
@@ -97,22 +106,44 @@ class Fanout:
         members = self.members
         self.fragments = []
         self.members = []
-        # (from, to) -> [frame str, {wire format: bytes}]
-        shared: Dict[Tuple[int, int], List[Any]] = {}
+        now = self.timers.time()
+        # (from, to) -> (frame str, {wire format: bytes}); sessions with the
+        # same slice follow each other in ``members``, hence ``last``.
+        shared: Dict[Tuple[int, int], Tuple[str, Dict[Any, bytes]]] = {}
+        last_from = last_to = -1
+        frame = ""
+        wires: Dict[Any, bytes] = {}
         for s in members:
             to = s.batch_to
             start = s.batch_from
             s.batch_to = NO_SLICE
             if s.state != 1:
                 continue
-            if to < 0:  # OWN_QUEUE, or NO_SLICE after a detach + flush
+            r = s.receiver
+            if to < 0 or r is None or s.queue:
+                # On its own: OWN_QUEUE, no request to write to right now
+                # (polling), or older messages queued.
+                if to >= 0:
+                    s.queue.extend(batch[start:to])
                 s.flush()
                 continue
-            if s.receiver is None or s.queue:
-                s.queue.extend(batch[start:to])
-                s.flush()
+            if start != last_from or to != last_to:
+                last_from, last_to = start, to
+                entry = shared.get((start, to))
+                if entry is None:
+                    entry = shared[(start, to)] = (frames.message_frame(batch[start:to]), {})
+                frame, wires = entry
+            fmt = getattr(r, "wire_format", None)
+            if fmt is None:  # HTTP responses: each wraps the frame its way
+                s.write_shared(frame, wires)
                 continue
-            entry = shared.get((start, to))
-            if entry is None:
-                entry = shared[(start, to)] = [frames.message_frame(batch[start:to]), {}]
-            s.write_shared(entry[0], entry[1])
+            wire = wires.get(fmt)
+            if wire is None:
+                wire = wires[fmt] = r.encode_wire(frame)
+            # Inlined Session._write for the websocket case (never "full").
+            try:
+                r.write_prebuilt(wire)
+            except Exception as e:
+                s.write_failed(r, e)
+                continue
+            s.last_output = now

@@ -153,7 +153,7 @@ class Service:
         #: Every session that is not closed yet, websocket ones included.
         self.live: "Set[Any]" = set()
         #: Coalesces the broadcasts of one loop iteration (fast mode).
-        self.fanout = Fanout(timers)
+        self.fanout = Fanout(self, timers)
         self.close_2010 = frames.close_frame(codec, 2010, "Another connection still open")
 
     def lookup(self, session_id: str) -> "Optional[Session]":
@@ -418,16 +418,8 @@ class Session:
         assert r is not None
         try:
             keep = r.send_frame(frame) if wire is None else r.write_prebuilt(wire)  # type: ignore[union-attr]
-        except SlowConsumer as e:
-            self.last_output = self.service.timers.time()
-            self._slow_consumer(e.buffered)
-            return
-        except ReceiverGone:
-            self.receiver_gone(r)
-            return
-        except Exception:
-            log.exception("writing to %s failed", type(r).__name__)
-            self.receiver_gone(r)
+        except Exception as e:
+            self.write_failed(r, e)
             return
         now = self.service.timers.time()
         self.last_output = now
@@ -439,6 +431,18 @@ class Session:
                 self._end()
             else:
                 self._arm()
+
+    def write_failed(self, r: "Receiver", e: Exception) -> None:
+        """A write to ``r`` raised ``e``: a slow consumer is closed, a
+        vanished connection ends the session, anything else is logged too."""
+        if isinstance(e, SlowConsumer):
+            self.last_output = self.service.timers.time()
+            self._slow_consumer(e.buffered)
+        elif isinstance(e, ReceiverGone):
+            self.receiver_gone(r)
+        else:
+            log.error("writing to %s failed", type(r).__name__, exc_info=e)
+            self.receiver_gone(r)
 
     def _on_timer(self) -> None:
         self._timer = None
