@@ -180,7 +180,7 @@ public final class Sweep {
                     n, rate, c.outOfOrder));
         }
         if (c.reads > 0) {
-            progress.diagnostics(c.receivedAll / (double) c.reads, c.bytesRead / (double) c.reads);
+            progress.diagnostics(c.receivedAll / (double) c.reads);
         }
         sleepUntil(s.windowEndNs() + (long) (plan.settleS() * 1e9));
         return new PointResult(rate, duration, c.sent, sentPerS, c.receivedInWindow, c.receivedInWindow / duration,

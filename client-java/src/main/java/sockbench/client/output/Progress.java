@@ -49,20 +49,19 @@ public final class Progress {
         } else if (!capacityFromOverload) {
             capacityEstimate = Math.max(capacityEstimate, p.receivedPerS());
         }
-        err.printf(Locale.ROOT, "  N=%-5d rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s  ETA %s%n",
+        err.printf(Locale.ROOT, "  N=%-5d rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s  ETA %s%n",
                 n, p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()), fmt(p.rtt().p99()),
                 p.state().jsonName(), p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
-                eta(n, p.targetRate()));
-        if (!pendingDiagnostics.isEmpty()) {
-            err.println(pendingDiagnostics);
-            pendingDiagnostics = "";
-        }
+                pendingDiagnostics, eta(n, p.targetRate()));
+        pendingDiagnostics = "";
     }
 
-    /** Client-side efficiency of the point just measured (shown before its line). */
-    public void diagnostics(double messagesPerRead, double bytesPerRead) {
-        pendingDiagnostics = String.format(Locale.ROOT, "  [client: %.1f msgs, %.0f bytes per read syscall]",
-                messagesPerRead, bytesPerRead);
+    /**
+     * Client-side efficiency of the point about to be reported, appended to its line: messages
+     * per read syscall shows whether the client batches reads (≈1 means one syscall per message).
+     */
+    public void diagnostics(double messagesPerRead) {
+        pendingDiagnostics = String.format(Locale.ROOT, "  %.1f msg/read", messagesPerRead);
     }
 
     public void levelDone(int n, SaturationPoint sat, String endReason) {
