@@ -56,7 +56,7 @@ help:
 	@echo "  make setup            install everything the project needs (idempotent)"
 	@echo "  make test             setup, then run every component's tests"
 	@printf '  %s\n' $(HELP_LINES)
-	@echo "  make clean            remove installs and build outputs (.venv-*, node_modules, target, .stamps)"
+	@echo "  make clean            remove installs and build outputs (.venv-*, node_modules, target, site/dist, .stamps)"
 
 setup: $(SETUP_TARGETS)
 
@@ -72,4 +72,4 @@ test: setup
 	echo "all test targets passed: $(TEST_TARGETS)"
 
 clean:
-	rm -rf .venv-* .stamps server-node/node_modules site/node_modules site/dist client-java/target
+	rm -rf .venv-* .stamps server-node/node_modules site/node_modules site/dist site/test-output client-java/target

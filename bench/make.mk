@@ -25,6 +25,13 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json  Markdown table comparing two result files"
 
+# After a run: rebuild the page and say where everything is.
+define bench-finish
+@$(MAKE) site
+@echo "results: $(ROOT)/results/ (newest: $$(ls -t $(ROOT)/results/*.json | head -1))"
+@echo "page:    $(ROOT)/site/dist/index.html (copy site/dist/ to any static host to publish)"
+endef
+
 # .venv-bench: CPython tools for checking and comparing results.
 setup-bench: $(STAMPS)/venv-bench
 $(STAMPS)/venv-bench: bench/requirements.txt | $(STAMPS)
@@ -49,22 +56,22 @@ test-bench: setup-bench $(STAMPS)/venv-peer-cpython
 
 bench-pypy bench-cpython: bench-%: setup
 	$(RUN_BENCH) --server $* $(PY_KNOBS)
-	@$(MAKE) site
+	$(bench-finish)
 
 bench-node: setup
 	$(RUN_BENCH) --server node
-	@$(MAKE) site
+	$(bench-finish)
 
 bench-peer-sockjs-tornado: setup $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
 	$(RUN_BENCH) --server peer-sockjs-tornado-cpython
 	$(RUN_BENCH) --server peer-sockjs-tornado-pypy
-	@$(MAKE) site
+	$(bench-finish)
 
 bench: setup
 	$(RUN_BENCH) --server pypy $(PY_KNOBS)
 	$(RUN_BENCH) --server cpython $(PY_KNOBS)
 	$(RUN_BENCH) --server node
-	@$(MAKE) site
+	$(bench-finish)
 
 compare: setup-bench
 	@if [ -z "$(A)" ] || [ -z "$(B)" ]; then echo "usage: make compare A=results/x.json B=results/y.json" >&2; exit 2; fi
