@@ -10,13 +10,13 @@ import sys
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import tornado
-from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
 from ..api import broadcast_mode
 from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
 from ..protocol.session import Service
+from .accept import GuardedHTTPServer
 from .router import make_application
 from .timers import LoopTimers
 
@@ -101,11 +101,12 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
         print("sockbench-tornado: cannot listen on %s port %d: %s" % (host, port, e),
               file=sys.stderr, flush=True)
         return 1
+    # GuardedHTTPServer: no busy loop when file descriptors run out.
     # Tornado applies idle_connection_timeout to the reading of request
     # headers too (HTTP1ConnectionParameters.header_timeout): a slowloris
     # client dribbling its headers, or a connection that never sends any,
     # is closed after that long. Without it the header timeout is an hour.
-    server = HTTPServer(app, idle_connection_timeout=limits.header_timeout)
+    server = GuardedHTTPServer(app, idle_connection_timeout=limits.header_timeout)
     server.add_sockets(sockets)
     bound_port = sockets[0].getsockname()[1]
 

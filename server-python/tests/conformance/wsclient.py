@@ -38,6 +38,16 @@ def http_url(url: str) -> str:
     return "http" + url[2:] if url.startswith("ws") else url
 
 
+def mask_payload(mask: bytes, payload: bytes) -> bytes:
+    """XOR ``payload`` with the repeated 4-byte ``mask`` (RFC 6455 5.3), as
+    one big-integer XOR: a per-byte loop is far too slow for megabytes."""
+    n = len(payload)
+    if not n:
+        return b""
+    key = (mask * (n // 4 + 1))[:n]
+    return (int.from_bytes(payload, "big") ^ int.from_bytes(key, "big")).to_bytes(n, "big")
+
+
 class WebSocket:
     def __init__(self, url: str, headers: Optional[Dict[str, str]] = None,
                  timeout: float = TIMEOUT):
@@ -73,7 +83,7 @@ class WebSocket:
         else:
             head += struct.pack("!BQ", 0x80 | 127, n)
         mask = os.urandom(4)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        masked = mask_payload(mask, payload)
         self.conn.send(head + mask + masked)
 
     def send(self, text: str) -> None:
