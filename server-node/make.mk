@@ -33,3 +33,14 @@ test-node: setup-node
 # Silent recipe: stdout carries nothing but the server's READY line.
 serve-node: setup-node
 	@exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT)
+
+# The Python conformance suite (server-python/tests/conformance) against this
+# server too, so both servers are held to one standard; sockjs-node's own
+# documented deviations are strict xfails (tests/python-suite/sockjs_node_deviations.py).
+TEST_TARGETS += test-conformance-node
+HELP_LINES   += "make test-conformance-node   the Python SockJS conformance suite against sockjs-node"
+.PHONY: test-conformance-node
+test-conformance-node: setup-node setup-python
+	cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js" \
+	  PYTHONPATH=$(NODE_DIR)/tests/python-suite \
+	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p sockjs_node_deviations tests/conformance
