@@ -42,6 +42,11 @@ class SockJSConnection:
     def on_open(self, info: ConnectionInfo) -> None:
         """The connection is open; ``info`` has the peer address and headers."""
 
+    #: Raw websockets only: True to get binary messages as ``bytes`` (and be
+    #: allowed to ``send`` bytes back as a binary message). Otherwise a
+    #: binary message is decoded as UTF-8 and closes with 1007 if it is not.
+    binary_messages = False
+
     def on_message(self, message: str) -> None:
         """One message from the client."""
 

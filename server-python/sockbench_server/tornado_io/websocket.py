@@ -11,6 +11,7 @@ from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProt
 from ..protocol import wsframes
 from ..protocol.session import ReceiverGone, Service, SlowConsumer
 from .handlers import connection_info
+from .rfc6455 import StrictProtocol13
 
 log = logging.getLogger("sockbench_server.websocket")
 
@@ -62,18 +63,6 @@ class WsReceiver:
         self.handler.close(code, reason)
 
 
-class _CheckedProtocol13(WebSocketProtocol13):
-    """Tornado's RFC 6455 protocol, except that a client close frame with a
-    code no endpoint may send (RFC 6455 7.4: 1004-1006, 1015, <1000, 1016-2999,
-    >=5000) is answered with 1002 (protocol error) instead of being echoed."""
-
-    def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
-        if (self.client_terminated and not self.server_terminated and code is not None
-                and not wsframes.valid_close_code(code)):
-            code, reason = 1002, "Invalid close code"
-        super().close(code, reason)
-
-
 class _SockJSWebSocket(WebSocketHandler):
     service: Service
     session: Any = None
@@ -122,7 +111,9 @@ class _SockJSWebSocket(WebSocketHandler):
     def get_websocket_protocol(self) -> Optional[WebSocketProtocol]:
         protocol = super().get_websocket_protocol()
         if type(protocol) is WebSocketProtocol13:
-            protocol.__class__ = _CheckedProtocol13
+            # Same object, stricter frame reader (rfc6455.py). Swapping the
+            # class keeps Tornado's own construction of the protocol.
+            protocol.__class__ = StrictProtocol13
         return protocol
 
     def _text(self, message: Union[str, bytes]) -> Optional[str]:
@@ -176,9 +167,15 @@ class RawWebSocketHandler(_SockJSWebSocket):
         self.session.attach(self.receiver)
 
     def on_message(self, message: Union[str, bytes]) -> None:
+        session = self.session
+        if session is None:
+            return
+        if isinstance(message, bytes) and getattr(session.conn, "binary_messages", False):
+            session.receive_ws_text(message)  # the application takes bytes as is
+            return
         text = self._text(message)
-        if text is not None and self.session is not None:
-            self.session.receive_ws_text(text)
+        if text is not None:
+            session.receive_ws_text(text)
 
 
 class Hixie76Connection:

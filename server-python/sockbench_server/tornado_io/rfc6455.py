@@ -1,0 +1,217 @@
+"""A stricter RFC 6455 frame reader for Tornado's websocket protocol.
+
+Tornado 6.5's ``WebSocketProtocol13`` reads frames correctly but fails
+connections in ways the RFC (and Autobahn|Testsuite) do not accept:
+
+* a client close frame with a code no endpoint may send (0, 999, 1004,
+  1100, 2000, 65535, ... - Autobahn 7.9.x) is echoed instead of being
+  answered with 1002;
+* a close frame with a 1-byte payload (7.3.2) is answered with an empty
+  close instead of 1002; one whose reason is not UTF-8 (7.5.1) raises inside
+  the read loop and leaves the connection hanging;
+* invalid UTF-8 in a text message is only noticed once the whole message
+  arrived, then the TCP connection is dropped without a close frame; RFC
+  6455 8.1 and Autobahn 6.4.x want it failed with 1007 as soon as the bad
+  byte arrives ("fail fast"), even in the middle of a frame;
+* protocol errors (reserved bits or opcodes, bad fragmentation, oversized
+  or fragmented control frames, unmasked client frames) drop the TCP
+  connection without saying why; here they get a 1002 close frame.
+
+:class:`StrictProtocol13` replaces the frame reader (``_receive_frame``)
+and keeps the rest of Tornado's protocol (handshake, writing, ping/pong,
+the closing handshake and its 5 s timeout). Trap: ``_receive_frame``,
+``_run_callback`` and the ``_fragmented_*`` attributes are Tornado
+internals (6.x); the RFC 6455 tests in tests/server cover this class.
+"""
+from __future__ import annotations
+
+import codecs
+import struct
+from typing import Any, List, Optional
+
+from tornado.util import _websocket_mask
+from tornado.websocket import WebSocketProtocol13
+
+from ..protocol import wsframes
+
+#: Opcodes RFC 6455 defines: continuation, text, binary, close, ping, pong.
+KNOWN_OPCODES = frozenset((0x0, 0x1, 0x2, 0x8, 0x9, 0xA))
+PROTOCOL_ERROR = 1002
+INVALID_PAYLOAD = 1007
+TOO_BIG = 1009
+#: Payload (bytes) of a refused frame that is read and dropped so that the
+#: close handshake can complete; beyond this the connection is dropped.
+DISCARDABLE = 1 << 16
+
+
+class StrictProtocol13(WebSocketProtocol13):
+    """RFC 6455 with failures answered by the right close code, and UTF-8
+    checked as text arrives (see the module docstring)."""
+
+    #: Incremental UTF-8 decoder of the text message being received.
+    _text_decoder: Any = None
+    #: Decoded parts of the text message being received.
+    _text_parts: Optional[List[str]] = None
+    #: Set once we failed the connection: later data frames are dropped
+    #: while we wait for the client's close frame.
+    _failed = False
+    #: Payload bytes of the data message being received (for the size limit).
+    _pending_bytes = 0
+
+    def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
+        if (self.client_terminated and not self.server_terminated and code is not None
+                and not wsframes.valid_close_code(code)):
+            # Echoing the client's close code: not one a peer may send.
+            code, reason = PROTOCOL_ERROR, "Invalid close code"
+        super().close(code, reason)
+
+    def _fail(self, code: int, reason: str) -> None:
+        """Fail the connection (RFC 6455 7.1.7): close frame, then wait for
+        the client's close (Tornado aborts after 5 s)."""
+        self._failed = True
+        self._fragmented_message_buffer = None
+        self._text_decoder = self._text_parts = None
+        self.close(code, reason)
+
+    async def _receive_frame(self) -> None:
+        head = await self._read_bytes(2)
+        fin = head[0] & 0x80
+        reserved = head[0] & 0x70
+        opcode = head[0] & 0x0F
+        masked = head[1] & 0x80
+        length = head[1] & 0x7F
+        control = opcode & 0x8
+
+        # The length must be read before anything is refused, so that a
+        # frame dropped after failing does not desynchronise the stream.
+        if length == 126:
+            length = struct.unpack("!H", await self._read_bytes(2))[0]
+        elif length == 127:
+            length = struct.unpack("!Q", await self._read_bytes(8))[0]
+
+        problem = None
+        if reserved:  # no extension is negotiated, so no bit may be set
+            problem = "Reserved bits set"
+        elif opcode not in KNOWN_OPCODES:
+            problem = "Reserved opcode %d" % opcode
+        elif not masked:
+            problem = "Client frames must be masked"
+        elif control and (length > 125 or not fin):
+            problem = "Control frames must be final and at most 125 bytes"
+        elif opcode == 0 and self._fragmented_message_buffer is None and not self._failed:
+            problem = "Continuation frame without a message to continue"
+        elif opcode in (1, 2) and self._fragmented_message_buffer is not None:
+            problem = "New message before the previous one ended"
+        if problem is not None:
+            if self._failed:  # failing already: the client is not listening
+                self._abort()
+                return
+            self._fail(PROTOCOL_ERROR, problem)
+            if masked and length <= DISCARDABLE:
+                # Skip the payload so the client's answering close frame
+                # can still be read: a clean close.
+                await self._read_bytes(4 + length)
+            else:
+                self._abort()
+            return
+
+        if not control and self._pending_bytes + length > self.params.max_message_size:
+            self.close(TOO_BIG, "Message too big")
+            self._abort()
+            return
+
+        mask = await self._read_bytes(4)
+        if opcode == 1 and not self._failed:
+            self._text_decoder = codecs.getincrementaldecoder("utf-8")()
+            self._text_parts = []
+        checking_text = (not control and not self._failed and self._text_decoder is not None
+                         and (opcode == 1 or self._fragmented_message_opcode == 1))
+        payload = await self._read_payload(length, mask, checking_text)
+        if payload is None:  # invalid UTF-8: failed already
+            return
+
+        if control:
+            self._control_frame(opcode, payload)
+            return
+        if self._failed:
+            return  # a data frame after we failed: dropped
+        if opcode != 0:
+            self._fragmented_message_opcode = opcode
+            self._fragmented_message_buffer = bytearray()
+            self._pending_bytes = 0
+        buffer = self._fragmented_message_buffer
+        assert buffer is not None
+        self._pending_bytes += length
+        if self._fragmented_message_opcode == 2:
+            buffer.extend(payload)
+        if not fin:
+            return
+        message_opcode = self._fragmented_message_opcode
+        self._fragmented_message_buffer = None
+        self._pending_bytes = 0
+        if message_opcode == 1:
+            try:
+                self._text_parts.append(self._text_decoder.decode(b"", final=True))  # type: ignore[union-attr]
+            except UnicodeDecodeError:
+                self._fail(INVALID_PAYLOAD, "Invalid UTF-8 in text message")
+                return
+            text = "".join(self._text_parts)  # type: ignore[arg-type]
+            self._text_decoder = self._text_parts = None
+            self._message_bytes_in += len(text)
+            future = self._run_callback(self.handler.on_message, text)
+        else:
+            data = bytes(buffer)
+            self._message_bytes_in += len(data)
+            future = self._run_callback(self.handler.on_message, data)
+        if future is not None:
+            await future
+
+    async def _read_payload(self, length: int, mask: bytes, checking_text: bool) -> Optional[bytes]:
+        """The unmasked payload; text is decoded as it arrives (partial
+        reads), so invalid UTF-8 fails the connection at once."""
+        if not checking_text:
+            return _websocket_mask(mask, await self._read_bytes(length)) if length else b""
+        got = 0
+        while got < length:
+            chunk = await self.stream.read_bytes(length - got, partial=True)
+            self._wire_bytes_in += len(chunk)
+            shift = got % 4  # the mask continues where the last chunk ended
+            chunk = _websocket_mask(mask[shift:] + mask[:shift], chunk)
+            got += len(chunk)
+            try:
+                self._text_parts.append(self._text_decoder.decode(chunk))  # type: ignore[union-attr]
+            except UnicodeDecodeError:
+                self._fail(INVALID_PAYLOAD, "Invalid UTF-8 in text message")
+                if got < length:
+                    # The rest of the frame may never come (Autobahn 6.4.3
+                    # waits): the close frame is out, end the connection.
+                    self._abort()
+                return None
+        return b""  # text lives in _text_parts
+
+    def _control_frame(self, opcode: int, payload: bytes) -> None:
+        if self._failed and opcode != 0x8:
+            return  # failed: nothing but the client's close matters now
+        if opcode == 0x8:
+            if len(payload) == 1:
+                self._fail(PROTOCOL_ERROR, "Close frame with a 1-byte payload")
+                self.client_terminated = True
+                self.close()
+                return
+            if len(payload) >= 2:
+                code = struct.unpack("!H", payload[:2])[0]
+                if not wsframes.valid_close_code(code):
+                    self.client_terminated = True
+                    self.close_code = code
+                    self.close(code)  # answered with 1002 by close()
+                    return
+                try:
+                    payload[2:].decode("utf-8")
+                except UnicodeDecodeError:
+                    self._fail(INVALID_PAYLOAD, "Invalid UTF-8 in close reason")
+                    self.client_terminated = True
+                    self.close()
+                    return
+        # Valid close, ping, pong: Tornado's handling (echo the close code,
+        # answer pings, note pongs).
+        self._handle_message(opcode, payload)
