@@ -113,10 +113,15 @@ class Fanout:
         last_from = last_to = -1
         frame = ""
         wires: Dict[Any, bytes] = {}
+        # The wire bytes for the last receiver class seen: one lookup per
+        # distinct (slice, receiver class) run instead of one per session.
+        last_class: Any = None
+        wire = b""
+        no_slice = NO_SLICE
         for s in members:
             to = s.batch_to
             start = s.batch_from
-            s.batch_to = NO_SLICE
+            s.batch_to = no_slice
             if s.state != 1:
                 continue
             r = s.receiver
@@ -133,13 +138,16 @@ class Fanout:
                 if entry is None:
                     entry = shared[(start, to)] = (frames.message_frame(batch[start:to]), {})
                 frame, wires = entry
-            fmt = getattr(r, "wire_format", None)
-            if fmt is None:  # HTTP responses: each wraps the frame its way
-                s.write_shared(frame, wires)
-                continue
-            wire = wires.get(fmt)
-            if wire is None:
-                wire = wires[fmt] = r.encode_wire(frame)
+                last_class = None
+            if r.__class__ is not last_class:
+                fmt = getattr(r, "wire_format", None)
+                if fmt is None:  # HTTP responses: each wraps the frame its way
+                    s.write_shared(frame, wires)
+                    continue
+                last_class = r.__class__
+                wire = wires.get(fmt)  # type: ignore[assignment]
+                if wire is None:
+                    wire = wires[fmt] = r.encode_wire(frame)
             # Inlined Session._write for the websocket case (never "full").
             try:
                 r.write_prebuilt(wire)
