@@ -10,7 +10,7 @@ import pytest
 
 from sockbench_server import api, broadcast
 from sockbench_server.apps.broadcast import make_broadcast
-from sockbench_server.protocol.session import CLOSED, SLOW_CONSUMER_CLOSE
+from sockbench_server.protocol.session import CLOSED, SLOW_CONSUMER_CLOSE, SlowConsumer
 from fakes import FakeReceiver, info, make_service, polling
 
 
@@ -133,6 +133,40 @@ def test_unread_queue_past_max_buffer_closes_the_session(fast):
     r = polling()
     s.attach(r)
     assert r.frames == ['c[%d,"%s"]' % SLOW_CONSUMER_CLOSE]
+
+
+class StalledWire(WireReceiver):
+    """A websocket whose client stopped reading: every write leaves more
+    unsent than the cap, so the receiver says so after writing."""
+
+    def write_prebuilt(self, wire):
+        super().write_prebuilt(wire)
+        if wire != b"<o>":
+            raise SlowConsumer(10 ** 9)
+        return True
+
+    def send_frame(self, frame):  # as the real websocket receiver does
+        return self.write_prebuilt(self.encode_wire(frame))
+
+
+@pytest.mark.parametrize("mode", [api.FAST, api.NAIVE])
+def test_a_receiver_over_the_cap_closes_only_its_session(mode, caplog):
+    api.set_broadcast_mode(mode)
+    try:
+        svc, timers = make_service(make_broadcast())
+        stalled = svc.create("stalled", info())
+        rs = StalledWire()
+        stalled.attach(rs)
+        (good, rg), = open_sessions(svc, 1)
+        for m in ("a", "b"):
+            broadcast([stalled.conn, good.conn], m)
+            timers.end_iteration()
+    finally:
+        api.set_broadcast_mode(api.FAST)
+    assert not stalled.conn.is_open and good.conn.is_open
+    assert rs.frames[-1] == 'c[%d,"%s"]' % SLOW_CONSUMER_CLOSE and rs.closed
+    assert messages_of(rg.frames) == ["a", "b"]
+    assert sum("client not reading" in r.getMessage() for r in caplog.records) == 1
 
 
 @pytest.mark.parametrize("seed", range(20))

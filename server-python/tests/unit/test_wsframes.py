@@ -20,6 +20,17 @@ def test_text_frame_lengths(n, header):
     assert frame == header + payload
 
 
+@pytest.mark.parametrize("n,header", [
+    (0, b"\x82\x00"),
+    (125, b"\x82\x7d"),
+    (126, b"\x82\x7e\x00\x7e"),
+    (65536, b"\x82\x7f" + struct.pack("!Q", 65536)),
+])
+def test_binary_frame_lengths(n, header):
+    payload = b"\xfe" * n
+    assert w.binary_frame(payload) == header + payload
+
+
 def test_close_frame():
     assert w.close_frame(1001, "bye") == b"\x88\x05\x03\xe9bye"
     assert len(w.close_frame(1000, "x" * 500)) == 2 + 125
