@@ -292,9 +292,12 @@ class Session:
             wire = wire_cache[fmt] = r.encode_wire(frame)  # type: ignore[union-attr]
         self._write(frame, wire)
 
-    def close(self, code: int = 3000, reason: str = "Go away!") -> bool:
+    def close(self, code: int = 3000, reason: str = "Go away!",
+              connection_close: Optional[Tuple[int, str]] = None) -> bool:
         """Close the session with ``c[code,"reason"]``; ``on_close`` runs now,
-        later requests get the same close frame until the session expires."""
+        later requests get the same close frame until the session expires.
+        ``connection_close``: the (code, reason) a websocket carrying the
+        session closes with (default: its receiver's own, 1000)."""
         if self.state >= CLOSING:
             return False
         if self.batch_to != NO_SLICE and self.receiver is not None:
@@ -318,7 +321,10 @@ class Session:
                 pass
             except Exception:
                 log.exception("writing close frame failed")
-            r.close()
+            if connection_close is None:
+                r.close()
+            else:
+                r.close(*connection_close)
         if self.id is None:
             self._end()
         else:
@@ -409,7 +415,7 @@ class Session:
         limit = self.service.options.max_buffer
         log.warning("%s: closing session: client not reading (%d bytes unsent, limit %d)",
                     self.service.prefix, buffered, limit)
-        self.close(*SLOW_CONSUMER_CLOSE)
+        self.close(*SLOW_CONSUMER_CLOSE, connection_close=SLOW_CONSUMER_CLOSE)
 
     def _write(self, frame: str, wire: Optional[bytes] = None) -> None:
         """Write one frame (``wire``: its bytes, pre-built for this
