@@ -1,7 +1,7 @@
 # server-python: the SockJS server on Tornado, for CPython 3.11 and PyPy 3.9.
 #
 #   make setup-python          both venvs (.venv-cpython, .venv-pypy), idempotent
-#   make test-python-cpython   unit tests + conformance for every usable codec
+#   make test-python-cpython   unit + server tests, conformance for every usable codec and in --naive mode
 #   make test-python-pypy      the same on PyPy
 #   make test-python           both
 #   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1)
