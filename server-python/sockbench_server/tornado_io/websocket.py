@@ -49,6 +49,11 @@ class WsReceiver:
             stream.write(frame)
         except StreamClosedError:
             raise ReceiverGone() from None
+        # Trap: write() does not raise when the send itself fails (EPIPE,
+        # ECONNRESET from a client that just went away): Tornado closes the
+        # stream inside write() and drops its buffers (_write_buffer = None).
+        if stream.closed():
+            raise ReceiverGone()
         buffered = len(stream._write_buffer)
         if buffered > self.max_buffer:
             raise SlowConsumer(buffered)
@@ -235,6 +240,11 @@ class Hixie76Connection:
             stream.write(frame)
         except StreamClosedError:
             raise ReceiverGone() from None
+        # Trap: write() does not raise when the send itself fails (EPIPE,
+        # ECONNRESET from a client that just went away): Tornado closes the
+        # stream inside write() and drops its buffers (_write_buffer = None).
+        if stream.closed():
+            raise ReceiverGone()
         buffered = len(stream._write_buffer)  # see WsReceiver for why
         if buffered > self.service.options.max_buffer:
             raise SlowConsumer(buffered)
