@@ -113,7 +113,8 @@ function buildSite(options) {
   const builtAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const runEntries = runs.map(({ source, result }) => ({
     run_id: result.run_id,
-    label: result.label,
+    // A peer is not our code: say so wherever its name is drawn (legends, titles).
+    label: result.server.peer ? `${result.label} (peer)` : result.label,
     started_at: result.started_at,
     server: result.server.name,
     runtime: result.server.runtime,

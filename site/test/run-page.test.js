@@ -29,7 +29,7 @@ for (const run of realRuns) {
       try {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
         await page.waitForSelector('#chart-received canvas.flot-base');
-        assert.equal(await page.textContent('#run-title'), r.label);
+        assert.equal(await page.textContent('#run-title'), r.server.peer ? `${r.label} (peer)` : r.label);
         const header = await page.innerText('#run-environment');
         for (const fact of [r.machine.cpu_model, r.server.runtime_version, r.client.jvm_version]) {
           assert.ok(header.includes(fact), `run header lacks "${fact}"`);
