@@ -16,6 +16,25 @@ from .rfc6455 import StrictProtocol13
 log = logging.getLogger("sockbench_server.websocket")
 
 
+def write_to_stream(stream: IOStream, frame: bytes, max_buffer: int) -> bool:
+    """Queue ``frame`` on ``stream``; raise :class:`ReceiverGone` if the
+    client has gone, :class:`SlowConsumer` if more than ``max_buffer`` bytes
+    (>= 0) are now unsent. The one write path of both websocket flavours."""
+    try:
+        stream.write(frame)
+    except StreamClosedError:
+        raise ReceiverGone() from None
+    # Trap: write() does not raise when the send itself fails (EPIPE,
+    # ECONNRESET from a client that just went away): Tornado closes the
+    # stream inside write() and drops its buffers (_write_buffer = None).
+    if stream.closed():
+        raise ReceiverGone()
+    buffered = len(stream._write_buffer)  # no public counter: see WsReceiver's docstring
+    if buffered > max_buffer:
+        raise SlowConsumer(buffered)
+    return True
+
+
 class WsReceiver:
     """Frames to a Tornado websocket. Writes go straight to the stream as
     pre-built RFC 6455 frames (no per-message Future/Task as with
@@ -44,20 +63,7 @@ class WsReceiver:
         conn = self.handler.ws_connection
         if conn is None or conn.is_closing():
             raise ReceiverGone()
-        stream = conn.stream  # type: ignore[attr-defined]
-        try:
-            stream.write(frame)
-        except StreamClosedError:
-            raise ReceiverGone() from None
-        # Trap: write() does not raise when the send itself fails (EPIPE,
-        # ECONNRESET from a client that just went away): Tornado closes the
-        # stream inside write() and drops its buffers (_write_buffer = None).
-        if stream.closed():
-            raise ReceiverGone()
-        buffered = len(stream._write_buffer)
-        if buffered > self.max_buffer:
-            raise SlowConsumer(buffered)
-        return True
+        return write_to_stream(conn.stream, frame, self.max_buffer)  # type: ignore[attr-defined]
 
     def send_frame(self, frame: Union[str, bytes]) -> bool:
         if isinstance(frame, bytes):  # raw websocket: a binary message echoed
@@ -235,20 +241,7 @@ class Hixie76Connection:
     def write_prebuilt(self, frame: bytes) -> bool:
         if self.closed:
             raise ReceiverGone()
-        stream = self.stream
-        try:
-            stream.write(frame)
-        except StreamClosedError:
-            raise ReceiverGone() from None
-        # Trap: write() does not raise when the send itself fails (EPIPE,
-        # ECONNRESET from a client that just went away): Tornado closes the
-        # stream inside write() and drops its buffers (_write_buffer = None).
-        if stream.closed():
-            raise ReceiverGone()
-        buffered = len(stream._write_buffer)  # see WsReceiver for why
-        if buffered > self.service.options.max_buffer:
-            raise SlowConsumer(buffered)
-        return True
+        return write_to_stream(self.stream, frame, self.service.options.max_buffer)
 
     def send_frame(self, frame: str) -> bool:
         return self.write_prebuilt(wsframes.hixie76_frame(frame))
