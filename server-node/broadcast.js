@@ -25,6 +25,14 @@ function main(argv) {
 
   // Loaded only now, so --help and usage errors work before `make setup`
   // has installed node_modules.
+  const { assertSupportedSockjs, UnsupportedSockjsError } = require('./src/sockjs-internals');
+  try {
+    assertSupportedSockjs();
+  } catch (err) {
+    if (!(err instanceof UnsupportedSockjsError)) throw err;
+    process.stderr.write(`broadcast.js: ${err.message}\n`);
+    process.exit(1);
+  }
   const { startServer } = require('./src/server');
   const { readyLine } = require('./src/ready-line');
   const logger = createLogger(settings.logLevel);

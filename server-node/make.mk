@@ -6,7 +6,7 @@ NODE_STAMP := $(STAMPS)/setup-node
 
 SETUP_TARGETS += setup-node
 TEST_TARGETS  += test-node
-HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT)"
+HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1)"
 HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
 
 .PHONY: setup-node test-node serve-node node-modules-missing
@@ -31,16 +31,23 @@ test-node: setup-node
 	cd $(NODE_DIR) && node --test
 
 # Silent recipe: stdout carries nothing but the server's READY line.
+# NAIVE=1: the naive broadcast (one conn.write per message per recipient).
 serve-node: setup-node
-	@exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT)
+	@exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive)
 
-# The Python conformance suite (server-python/tests/conformance) against this
-# server too, so both servers are held to one standard; sockjs-node's own
-# documented deviations are strict xfails (tests/python-suite/sockjs_node_deviations.py).
+# The one SockJS conformance suite (server-python/tests/conformance) against
+# this server, once per broadcast mode, so both servers are held to one
+# standard; sockjs-node's own documented deviations are strict xfails
+# (tests/python-suite/sockjs_node_deviations.py). The harness takes the server
+# command from SOCKBENCH_SERVER_CMD and appends --port 0.
 TEST_TARGETS += test-conformance-node
-HELP_LINES   += "make test-conformance-node   the Python SockJS conformance suite against sockjs-node"
+HELP_LINES   += "make test-conformance-node   the Python SockJS conformance suite against sockjs-node, fast and naive"
 .PHONY: test-conformance-node
-test-conformance-node: setup-node setup-python
-	cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js" \
+NODE_CONFORMANCE = cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js $(1)" \
 	  PYTHONPATH=$(NODE_DIR)/tests/python-suite \
-	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p sockjs_node_deviations tests/conformance
+	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_node_deviations tests/conformance
+test-conformance-node: setup-node setup-python
+	@echo ">> conformance: sockjs-node, fast mode"
+	$(call NODE_CONFORMANCE,)
+	@echo ">> conformance: sockjs-node, naive mode (--naive)"
+	$(call NODE_CONFORMANCE,--naive)

@@ -1,10 +1,13 @@
 'use strict';
-// The SockJS applications of docs/protocol.md §4, written the way sockjs-node's
-// own test server writes them: one sockjs server per app, a map of open
-// connections, conn.write(message) to each on every 'data' event.
+// The SockJS applications of docs/protocol.md §4: one sockjs server per app
+// and a map of open connections. /broadcast fans out with the algorithm
+// --naive selects (src/broadcasters.js); the echo apps write the way
+// sockjs-node's own test server does, conn.write(message) on each 'data' event.
 
 const sockjs = require('sockjs');
 const { trackSessions } = require('./sessions');
+const { createBroadcaster } = require('./broadcasters');
+const { createOutputCap } = require('./output-cap');
 
 // Only the options the benchmark or the conformance suite needs differ from
 // sockjs-node's defaults; everything else stays as shipped and the READY line
@@ -28,10 +31,13 @@ const HANDLERS = {
 /**
  * @param {object} settings
  * @param {number} settings.heartbeatMs SockJS heartbeat interval, ms (> 0, < 2^31)
+ * @param {'fast'|'naive'} settings.mode the broadcast algorithm of /broadcast
+ * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {ReturnType<import('./log').createLogger>} settings.logger
- * @returns {{prefix: string, server: object, sessions: Map<string, object>}[]}
+ * @returns {{prefix: string, server: object, sessions: Map<string, object>, flush: () => void}[]}
+ *   flush: write out whatever the app still holds for this loop turn (before closing sessions)
  */
-function createApps({ heartbeatMs, logger }) {
+function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger }) {
   return Object.keys(APP_OPTIONS).map((prefix) => {
     const server = sockjs.createServer({
       prefix,
@@ -40,8 +46,12 @@ function createApps({ heartbeatMs, logger }) {
       ...APP_OPTIONS[prefix],
     });
     const sessions = trackSessions(server);
-    HANDLERS[prefix](server, sessions, stringsOnly(prefix, logger));
-    return { prefix, server, sessions };
+    const cap = createOutputCap({ limitBytes: maxSessionBufferBytes, prefix, logger });
+    const app = { prefix, server, sessions, flush: () => {} };
+    const context = { server, sessions, cap, mode, app };
+    context.acceptable = stringsOnly(prefix, logger, () => app.flush());
+    HANDLERS[prefix](context);
+    return app;
   });
 }
 
@@ -61,11 +71,13 @@ function createApps({ heartbeatMs, logger }) {
  * of one frame to 'data' in a loop that dereferences the session each time,
  * and a session closed mid-frame makes that loop throw and kill the process
  * (a frame like [1,2]). Until then the session's remaining messages are dropped.
+ * Right before the close, `flushApp` writes out what the app holds, so the
+ * sender gets its own earlier messages before the close frame in fast mode too.
  *
  * @returns {(conn: object, message: unknown) => boolean} true when `message`
  *          may be used; false when it, or an earlier one, was refused
  */
-function stringsOnly(prefix, logger) {
+function stringsOnly(prefix, logger, flushApp) {
   const refused = new WeakSet();
   return (conn, message) => {
     if (refused.has(conn)) return false;
@@ -77,7 +89,10 @@ function stringsOnly(prefix, logger) {
     }
     refused.add(conn);
     logger.warning(`${prefix}: session ${conn.id} sent a ${kind} payload, not a string; closing it`);
-    process.nextTick(() => conn.close(3000, 'Broken framing.'));
+    process.nextTick(() => {
+      flushApp();
+      conn.close(3000, 'Broken framing.');
+    });
     return false;
   };
 }
@@ -85,27 +100,30 @@ function stringsOnly(prefix, logger) {
 // conn.protocol as sockjs-node sets it for the framed and the raw endpoint.
 const WEBSOCKET_PROTOCOLS = new Set(['websocket', 'websocket-raw']);
 
-// Every message goes to every open session, the sender included. sockjs-node
-// emits 'data' in arrival order and conn.write queues in call order, so each
-// recipient sees one sender's messages in the order they were sent.
-function broadcastToAll(server, sessions, acceptable) {
+// Every message goes to every open session, the sender included, in the
+// order sockjs-node emits 'data' (arrival order); see src/broadcasters.js.
+function broadcastToAll({ server, sessions, cap, mode, app, acceptable }) {
+  const broadcaster = createBroadcaster(mode, sessions, cap);
+  app.flush = () => broadcaster.flush();
+  server.on('connection', (conn) => {
+    broadcaster.joined(conn);
+    conn.on('data', (message) => {
+      if (acceptable(conn, message)) broadcaster.broadcast(message);
+    });
+  });
+}
+
+function echoToSender({ server, cap, acceptable }) {
   server.on('connection', (conn) => {
     conn.on('data', (message) => {
       if (!acceptable(conn, message)) return;
-      for (const recipient of sessions.values()) recipient.write(message);
+      conn.write(message);
+      cap.check(conn);
     });
   });
 }
 
-function echoToSender(server, sessions, acceptable) {
-  server.on('connection', (conn) => {
-    conn.on('data', (message) => {
-      if (acceptable(conn, message)) conn.write(message);
-    });
-  });
-}
-
-function closeRightAway(server) {
+function closeRightAway({ server }) {
   server.on('connection', (conn) => conn.close(3000, 'Go away!'));
 }
 

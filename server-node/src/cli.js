@@ -11,8 +11,13 @@ const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
 // heartbeat would make sockjs-node heartbeat continuously instead of rarely.
 const MAX_HEARTBEAT_S = Math.floor((2 ** 31 - 1) / 1000);
 
+// Same range as server-python's --max-session-buffer.
+const MIN_SESSION_BUFFER = 1024;
+const MAX_SESSION_BUFFER = 2 ** 40;
+
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
-                                    [--heartbeat SECONDS] [--log-level LEVEL] [--help]
+                                    [--heartbeat SECONDS] [--log-level LEVEL]
+                                    [--naive] [--max-session-buffer BYTES] [--help]
 
 The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
 Prints one line "READY http://HOST:PORT key=value ..." on stdout once it accepts
@@ -23,6 +28,15 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
   --heartbeat SECONDS  SockJS heartbeat interval in seconds, number in (0, ${MAX_HEARTBEAT_S}]
                        (default 25)
   --log-level LEVEL    ${LOG_LEVELS.join(', ')} (default warning); logs go to stderr
+  --naive              straightforward broadcast: one conn.write per message per
+                       recipient, as sockjs-node's own test server does (the
+                       baseline); default is fast: one a[...] frame per loop turn,
+                       encoded once and handed to every session
+  --max-session-buffer BYTES
+                       unsent output one session may hold (its socket's unsent
+                       bytes plus sockjs-node's queue) before it is closed as a
+                       client that does not read (c[1008,...]); integer
+                       ${MIN_SESSION_BUFFER} to 2^40 (default 1048576 = 1 MiB)
   --help               print this help and exit
 `;
 
@@ -31,6 +45,8 @@ const DEFAULTS = Object.freeze({
   port: 8080,
   heartbeatSeconds: 25,
   logLevel: 'warning',
+  mode: 'fast',
+  maxSessionBufferBytes: 1024 * 1024,
 });
 
 /** A command line that cannot be run: the message names the offending flag. */
@@ -39,7 +55,8 @@ class UsageError extends Error {}
 /**
  * @param {string[]} argv arguments after the script name (process.argv.slice(2))
  * @returns {{help: true} | {help: false, host: string, port: number,
- *           heartbeatSeconds: number, logLevel: string}}
+ *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
+ *           maxSessionBufferBytes: number}}
  * @throws {UsageError} on an unknown flag, a missing value, a positional
  *         argument or a value out of range
  */
@@ -55,6 +72,8 @@ function parseCommandLine(argv) {
         port: { type: 'string' },
         heartbeat: { type: 'string' },
         'log-level': { type: 'string' },
+        naive: { type: 'boolean' },
+        'max-session-buffer': { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -70,7 +89,19 @@ function parseCommandLine(argv) {
     port: parsePort(values.port),
     heartbeatSeconds: parseHeartbeat(values.heartbeat),
     logLevel: parseLogLevel(values['log-level']),
+    mode: values.naive ? 'naive' : DEFAULTS.mode,
+    maxSessionBufferBytes: parseSessionBuffer(values['max-session-buffer']),
   };
+}
+
+function parseSessionBuffer(text) {
+  if (text === undefined) return DEFAULTS.maxSessionBufferBytes;
+  const bytes = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(bytes >= MIN_SESSION_BUFFER && bytes <= MAX_SESSION_BUFFER)) {
+    throw new UsageError(`--max-session-buffer: expected an integer ${MIN_SESSION_BUFFER}-${MAX_SESSION_BUFFER} ` +
+      `(bytes), got ${JSON.stringify(text)}`);
+  }
+  return bytes;
 }
 
 function parseHost(text) {
@@ -109,4 +140,7 @@ function parseLogLevel(text) {
   return text;
 }
 
-module.exports = { parseCommandLine, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S };
+module.exports = {
+  parseCommandLine, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S,
+  MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
+};

@@ -1,24 +1,37 @@
 'use strict';
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
-const { parseCommandLine, UsageError, DEFAULTS, MAX_HEARTBEAT_S } = require('./cli');
+const {
+  parseCommandLine, UsageError, DEFAULTS, MAX_HEARTBEAT_S, MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
+} = require('./cli');
 
 describe('parseCommandLine', () => {
   it('gives the contract defaults for an empty command line', () => {
     assert.deepEqual(parseCommandLine([]), { help: false, ...DEFAULTS });
-    assert.deepEqual(DEFAULTS, { host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning' });
+    assert.deepEqual(DEFAULTS, {
+      host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
+      mode: 'fast', maxSessionBufferBytes: 1048576,
+    });
   });
 
   it('reads every flag, in both --flag value and --flag=value form', () => {
     assert.deepEqual(
-      parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug']),
-      { help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug' });
+      parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
+        '--naive', '--max-session-buffer=4096']),
+      {
+        help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
+        mode: 'naive', maxSessionBufferBytes: 4096,
+      });
   });
 
   it('accepts the edges of each range', () => {
     assert.equal(parseCommandLine(['--port', '65535']).port, 65535);
     assert.equal(parseCommandLine(['--heartbeat', String(MAX_HEARTBEAT_S)]).heartbeatSeconds, MAX_HEARTBEAT_S);
     assert.equal(parseCommandLine(['--heartbeat', '.5']).heartbeatSeconds, 0.5);
+    assert.equal(parseCommandLine(['--max-session-buffer', String(MIN_SESSION_BUFFER)]).maxSessionBufferBytes,
+      MIN_SESSION_BUFFER);
+    assert.equal(parseCommandLine(['--max-session-buffer', String(MAX_SESSION_BUFFER)]).maxSessionBufferBytes,
+      MAX_SESSION_BUFFER);
   });
 
   it('--help wins over everything else', () => {
@@ -39,6 +52,11 @@ describe('parseCommandLine', () => {
     'log level unknown': [['--log-level', 'warn'], /--log-level/],
     'host with a space': [['--host', 'a b'], /--host/],
     'boolean flag given a value': [['--help=yes'], /--help/],
+    'naive given a value': [['--naive=1'], /--naive/],
+    'session buffer below 1 KiB': [['--max-session-buffer', '1023'], /--max-session-buffer/],
+    'session buffer above 2^40': [['--max-session-buffer', String(MAX_SESSION_BUFFER + 1)], /--max-session-buffer/],
+    'session buffer with a unit': [['--max-session-buffer', '1M'], /--max-session-buffer/],
+    'session buffer missing value': [['--max-session-buffer'], /--max-session-buffer/],
   };
   for (const [name, [args, message]] of Object.entries(rejected)) {
     it(`rejects: ${name}`, () => {

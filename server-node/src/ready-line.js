@@ -29,17 +29,21 @@ function baseUrl(host, port) {
  * @param {string} running.host as given on the command line
  * @param {number} running.port the port actually bound (after --port 0)
  * @param {number} running.heartbeatSeconds as configured
+ * @param {'fast'|'naive'} running.mode broadcast algorithm of /broadcast
+ * @param {number} running.maxSessionBufferBytes output cap per session, bytes
  * @param {object} running.broadcastOptions the merged options of the /broadcast sockjs server
  */
-function readyLine({ host, port, heartbeatSeconds, broadcastOptions }) {
+function readyLine({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes, broadcastOptions }) {
   const fields = {
     server: 'sockjs-node',
     runtime: 'node',
     runtime_version: process.versions.node,
     ...protocolLibraryVersions(),
+    mode,
     heartbeat: String(heartbeatSeconds),
     disconnect_delay_ms: String(broadcastOptions.disconnect_delay),
     response_limit: String(broadcastOptions.response_limit),
+    max_session_buffer: String(maxSessionBufferBytes),
   };
   const tokens = Object.entries(fields).map(([key, value]) => `${key}=${encodeValue(value)}`);
   return `READY ${baseUrl(host, port)} ${tokens.join(' ')}`;

@@ -13,12 +13,16 @@ const { closeAllSessions } = require('./sessions');
  * @param {string} settings.host address to listen on
  * @param {number} settings.port TCP port 0-65535 (0: the OS picks)
  * @param {number} settings.heartbeatSeconds SockJS heartbeat, seconds (> 0)
+ * @param {'fast'|'naive'} settings.mode broadcast algorithm of /broadcast
+ * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {ReturnType<import('./log').createLogger>} logger
  * @returns {Promise<{port: number, apps: object[], stop: (deadlineMs: number) => Promise<void>}>}
  * @throws on listen failure (port in use, unknown host), with the system's error
  */
-async function startServer({ host, port, heartbeatSeconds }, logger) {
-  const apps = createApps({ heartbeatMs: Math.round(heartbeatSeconds * 1000), logger });
+async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes }, logger) {
+  const apps = createApps({
+    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger,
+  });
   const httpServer = http.createServer();
   // sockjs-node hands anything outside its prefixes to the listeners that were
   // there before it, so these two answer every URL no app claims.
@@ -54,7 +58,11 @@ function stopServer(httpServer, apps, deadlineMs, logger) {
       resolve();
     });
     let closed = 0;
-    for (const app of apps) closed += closeAllSessions(app.sessions);
+    for (const app of apps) {
+      // Broadcasts that arrived before the signal go out before the goodbye.
+      app.flush();
+      closed += closeAllSessions(app.sessions);
+    }
     // Keep-alive connections with no request in flight would hold close() open.
     httpServer.closeIdleConnections();
     logger.info(`stop: closed ${closed} sessions`);

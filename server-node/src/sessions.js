@@ -3,6 +3,8 @@
 // app (to fan out) and shutdown (to say goodbye) need one. trackSessions keeps
 // one Map per SockJS app: id -> SockJSConnection, from 'connection' until 'close'.
 
+const { closeRawWebsocket } = require('./sockjs-internals');
+
 // docs/protocol.md §3: what every session hears when the server stops.
 const GOING_AWAY = Object.freeze({ sockjsCode: 3000, rawCode: 1001, reason: 'Go away!' });
 
@@ -30,7 +32,7 @@ function trackSessions(sockjsServer) {
 function closeAllSessions(sessions) {
   let count = 0;
   for (const conn of [...sessions.values()]) {
-    if (conn.protocol === 'websocket-raw') closeRawWebsocket(conn);
+    if (conn.protocol === 'websocket-raw') closeRawWebsocketGoingAway(conn);
     else conn.close(GOING_AWAY.sockjsCode, GOING_AWAY.reason);
     count += 1;
   }
@@ -38,17 +40,10 @@ function closeAllSessions(sessions) {
 }
 
 // faye-websocket's public close() only accepts 1000 and 3000-4999 (the browser
-// API's rule), so sockjs-node's conn.close(1001) would throw. Its driver
-// underneath speaks plain RFC 6455 and sends 1001; the private path below is
-// pinned by the exact versions in package-lock.json, and the shutdown test
-// fails if an upgrade moves it. Without it we fall back to a normal closure.
-function closeRawWebsocket(conn) {
-  const driver = conn._session && conn._session.ws && conn._session.ws._driver;
-  if (driver && typeof driver.close === 'function') {
-    driver.close(GOING_AWAY.reason, GOING_AWAY.rawCode);
-  } else {
-    conn.close(1000, GOING_AWAY.reason);
-  }
+// API's rule), so sockjs-node's conn.close(1001) would throw; the fence
+// (src/sockjs-internals.js) closes through the websocket-driver underneath.
+function closeRawWebsocketGoingAway(conn) {
+  closeRawWebsocket(conn, GOING_AWAY.rawCode, GOING_AWAY.reason);
 }
 
 module.exports = { trackSessions, closeAllSessions, GOING_AWAY };

@@ -1,7 +1,8 @@
 'use strict';
 // The benchmark app, /broadcast, against a real server process: every message
 // reaches every open session (the sender included), in each sender's order,
-// over both endpoints the load generator uses (docs/protocol.md §4.2).
+// over both endpoints the load generator uses (docs/protocol.md §4.2), in
+// both broadcast modes (fast, the default, and --naive).
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -49,10 +50,13 @@ function assertEveryoneGotEverythingInOrder(receivedPerClient, senderCount) {
   }
 }
 
-describe('/broadcast', () => {
+for (const mode of ['fast', 'naive']) describe(`/broadcast, ${mode} mode`, () => {
   let server;
   const clients = [];
-  before(async () => { server = await startServer(['--heartbeat', '25']); });
+  before(async () => {
+    server = await startServer(['--heartbeat', '25', ...(mode === 'naive' ? ['--naive'] : [])]);
+    assert.equal(server.fields.mode, mode);
+  });
   after(async () => {
     for (const client of clients.splice(0)) client.ws.destroy();
     if (server) await server.kill();

@@ -20,7 +20,7 @@ describe('command line', () => {
     const result = run(['--help']);
     assert.equal(result.status, 0);
     assert.match(result.stdout, /^usage: /);
-    for (const flag of ['--host', '--port', '--heartbeat', '--log-level', '--help']) {
+    for (const flag of ['--host', '--port', '--heartbeat', '--log-level', '--naive', '--max-session-buffer', '--help']) {
       assert.ok(result.stdout.includes(flag), `usage mentions ${flag}`);
     }
     assert.equal(result.stderr, '');
@@ -36,6 +36,8 @@ describe('command line', () => {
     [['--heartbeat', 'soon'], '--heartbeat'],
     [['--heartbeat', '3000000'], '--heartbeat'],
     [['--log-level', 'verbose'], '--log-level'],
+    [['--max-session-buffer', '100'], '--max-session-buffer'],
+    [['--naive=yes'], '--naive'],
     [['--host', ''], '--host'],
     [['8080'], '8080'],
   ];
@@ -65,9 +67,11 @@ describe('READY line and start-up', () => {
       sockjs: installedVersion('sockjs'),
       'faye-websocket': installedVersion('faye-websocket'),
       'websocket-driver': installedVersion('websocket-driver'),
+      mode: 'fast',
       heartbeat: '0.5',
       disconnect_delay_ms: '5000',
       response_limit: '131072',
+      max_session_buffer: '1048576',
     });
     const info = await fetch(`${server.url}/broadcast/info`);
     assert.equal(info.status, 200);
@@ -79,6 +83,13 @@ describe('READY line and start-up', () => {
     const exit = await server.stop();
     assert.equal(exit.code, 0);
     assert.deepEqual(server.stdoutLines, [server.readyLine], 'stdout carries exactly the READY line');
+  });
+
+  it('--naive and --max-session-buffer show in the READY line (mode=naive)', async () => {
+    const server = await startServer(['--naive', '--max-session-buffer', '65536']);
+    servers.push(server);
+    assert.equal(server.fields.mode, 'naive');
+    assert.equal(server.fields.max_session_buffer, '65536');
   });
 
   it('a port already in use: one line on stderr, exit 1', async () => {

@@ -26,6 +26,7 @@ const BROADCAST_JS = path.join(__dirname, '..', 'broadcast.js');
 
 const USAGE = `usage: node server-node/tools/slow-consumer.js [--duration S] [--drain S] [--rate N]
                                                 [--size BYTES] [--readers N] [--heartbeat S]
+                                                [--max-session-buffer BYTES] [--naive]
 
   --duration S    seconds of broadcasting, 1-600 (default 60)
   --drain S       seconds of sampling after broadcasting stops, 0-120 (default 10)
@@ -33,16 +34,22 @@ const USAGE = `usage: node server-node/tools/slow-consumer.js [--duration S] [--
   --size BYTES    payload size of each message, 16-65536 (default 1024)
   --readers N     sessions that keep reading (the first also sends), 1-50 (default 4)
   --heartbeat S   the server's --heartbeat, seconds, 0.1-3600 (default 25)
+  --max-session-buffer BYTES
+                  the server's output cap, 1024-2^40 (default 1048576, the server's
+                  default); 1099511627776 effectively turns it off, as before the cap existed
+  --naive         run the server with --naive (default: fast mode)
 `;
 
 const LIMITS = {
   duration: [1, 600, 60], drain: [0, 120, 10], rate: [1, 20000, 1000],
   size: [16, 65536, 1024], readers: [1, 50, 4], heartbeat: [0.1, 3600, 25],
+  'max-session-buffer': [1024, 2 ** 40, 1048576],
 };
 
 function parseSettings(argv) {
   const options = Object.fromEntries(Object.keys(LIMITS).map((name) => [name, { type: 'string' }]));
   options.help = { type: 'boolean' };
+  options.naive = { type: 'boolean' };
   const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
   if (values.help) return null;
   const settings = {};
@@ -53,11 +60,13 @@ function parseSettings(argv) {
     }
     settings[name] = value;
   }
+  settings.naive = Boolean(values.naive);
   return settings;
 }
 
-function startServer(heartbeat) {
-  const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0', '--heartbeat', String(heartbeat)],
+function startServer(heartbeat, maxSessionBuffer, naive) {
+  const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0', '--heartbeat', String(heartbeat),
+    '--max-session-buffer', String(maxSessionBuffer), ...(naive ? ['--naive'] : [])],
     { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server: no READY line within 20 s')), 20000);
@@ -149,7 +158,7 @@ const MiB = 1024 * 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measure(settings) {
-  const server = await startServer(settings.heartbeat);
+  const server = await startServer(settings.heartbeat, settings['max-session-buffer'], settings.naive);
   const wsUrl = server.url.replace(/^http:/, 'ws:');
   const readers = [];
   let stalled = null;

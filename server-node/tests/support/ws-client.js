@@ -85,6 +85,19 @@ class WsClient {
     return this.waitClosed();
   }
 
+  /**
+   * Stop reading the socket (a client that stalls): the kernel buffers fill and
+   * the server is left holding what it writes. Reaches into faye-websocket's
+   * client (`_stream`: its net.Socket), test-side only; pinned by package-lock.json.
+   */
+  pauseReading() {
+    this._socket._stream.pause();
+  }
+
+  resumeReading() {
+    this._socket._stream.resume();
+  }
+
   /** Drop the TCP connection without a close handshake (cleanup after failures). */
   destroy() {
     if (this._socket._stream) this._socket._stream.destroy();
