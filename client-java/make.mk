@@ -12,12 +12,14 @@ FIREHOSE_CONNECTIONS ?= 100,1000,5000
 FIREHOSE_SECONDS     ?= 10
 FIREHOSE_SENDER_CPU  ?= 0
 FIREHOSE_CLIENT_CPU  ?= 1
+# messages per a[...] frame: 1 = one frame per copy (naive servers), 100 = coalesced (fast mode)
+FIREHOSE_MESSAGES_PER_FRAME ?= 1,100
 
 SETUP_TARGETS += setup-java
 TEST_TARGETS  += test-java
 HELP_LINES    += "make setup-java       build the load generator jar (client-java/target/sockbench-client.jar)"
 HELP_LINES    += "make test-java        run the client-java tests (mvn test: parser, plans, rules, stats, integration)"
-HELP_LINES    += "make firehose-java    client self-test: pinned sender vs pinned client, msgs/s and RSS (FIREHOSE_CONNECTIONS, FIREHOSE_SECONDS)"
+HELP_LINES    += "make firehose-java    client self-test: pinned sender vs pinned client, msgs/s and RSS per (connections, msgs/frame) (FIREHOSE_CONNECTIONS, FIREHOSE_MESSAGES_PER_FRAME, FIREHOSE_SECONDS)"
 
 .PHONY: setup-java test-java firehose-java
 
@@ -44,4 +46,4 @@ test-java: setup-java
 
 firehose-java: setup-java
 	taskset -c $(FIREHOSE_CLIENT_CPU) $(JAVA) -jar $(CLIENT_JAR) firehose --connections $(FIREHOSE_CONNECTIONS) \
-	  --duration $(FIREHOSE_SECONDS) --sender-cpus $(FIREHOSE_SENDER_CPU)
+	  --duration $(FIREHOSE_SECONDS) --sender-cpus $(FIREHOSE_SENDER_CPU) --messages-per-frame $(FIREHOSE_MESSAGES_PER_FRAME)

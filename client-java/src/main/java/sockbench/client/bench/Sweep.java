@@ -2,26 +2,31 @@ package sockbench.client.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointCounters;
+import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.output.Progress;
 import sockbench.client.sampling.ProcessSampler;
+import sockbench.client.sampling.StealMeter;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.Phase;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointRules;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.SaturationPoint;
 
 /**
- * The controller: for each concurrency level, open N connections, then ramp the target rate
- * point by point until a point is overloaded (or the next rate would exceed the maximum),
- * then close them and go to the next level.
+ * The controller: for each concurrency level, open N connections, then measure the points
+ * {@link SaturationSearch} asks for (ramp, confirm the first bad point on fresh connections,
+ * refine by bisection), then close them and go to the next level.
  *
  * <p>A point: warm-up (not recorded), measured window, then a drain that waits until every
  * copy of the window's messages has arrived or the overload timeout has passed since the
@@ -77,53 +82,71 @@ public final class Sweep {
 
     private LevelResult runLevel(int n) throws InterruptedException {
         long t0 = System.nanoTime();
-        long perConnNs = (long) (settings.connectTimeoutS() * 1e9);
-        // Openings are throttled, so the whole level may take longer than one timeout; bound it anyway.
-        ConnectProgress cp = engine.open(n, perConnNs + TimeUnit.SECONDS.toNanos(5) + n * 2_000_000L);
+        ConnectProgress cp = open(n);
         double connectS = (System.nanoTime() - t0) / 1e9;
         progress.levelConnected(n, cp.connected(), cp.failed(), connectS);
-        if (cp.failed() > 0) {
-            warnings.add(String.format("level %d: %d of %d connections failed to open (first error: %s)",
-                    n, cp.failed(), n, cp.firstError()));
-        }
         List<PointResult> points = new ArrayList<>();
         String endReason;
         if (cp.connected() == 0) {
             endReason = "connect_failed";
         } else {
-            endReason = "max_rate";
-            double rate = settings.plan().startRate();
             openAtLastPoint = cp.connected();
-            while (true) {
-                PointResult p = runPoint(n, rate);
+            SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n);
+            SaturationSearch.Step step = search.first();
+            endReason = null;
+            while (step != null) {
+                if (step.fresh()) {
+                    // New connections, so whatever state the last point left (queues, a stalled
+                    // socket) cannot decide this one.
+                    engine.closeAll(1000);
+                    sleepNs((long) (settings.plan().settleS() * 1e9));
+                    ConnectProgress again = open(n);
+                    if (again.connected() == 0) {
+                        endReason = "connect_failed";
+                        break;
+                    }
+                    openAtLastPoint = again.connected();
+                }
+                PointResult p = runPoint(n, step.rate(), step.phase(), points.size());
                 points.add(p);
                 progress.point(n, p, settings.plan());
-                if (p.state() == PointState.OVERLOADED) {
-                    endReason = "overloaded";
-                    break;
-                }
                 if (abortRequested) {
                     endReason = "aborted";
                     warnings.add("level " + n + ": aborted by the user after " + points.size() + " points");
                     break;
                 }
-                double next = settings.plan().nextRate(rate, n);
-                if (next > settings.plan().maxRate() * (1 + 1e-9)) {
-                    break;
-                }
-                rate = next;
+                step = search.next(p);
+            }
+            if (endReason == null) {
+                endReason = search.endReason();
             }
         }
         engine.closeAll(1000);
         sleepNs((long) (settings.plan().settleS() * 1e9));
+        // Points in increasing target rate (a confirm point follows the grid point it re-ran).
+        points.sort(Comparator.comparingDouble(PointResult::targetRate));
         SaturationPoint sat = SaturationPoint.of(points);
-        progress.levelDone(n, sat, endReason);
-        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, endReason);
+        SaturationPoint strict = SaturationPoint.strict(points);
+        progress.levelDone(n, sat, strict, endReason);
+        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason);
     }
 
-    private PointResult runPoint(int n, double rate) throws InterruptedException {
+    /** Opens the level's connections and warns when some fail. */
+    private ConnectProgress open(int n) throws InterruptedException {
+        long perConnNs = (long) (settings.connectTimeoutS() * 1e9);
+        // Openings are throttled, so the whole level may take longer than one timeout; bound it anyway.
+        ConnectProgress cp = engine.open(n, perConnNs + TimeUnit.SECONDS.toNanos(5) + n * 2_000_000L);
+        if (cp.failed() > 0) {
+            warnings.add(String.format("level %d: %d of %d connections failed to open (first error: %s)",
+                    n, cp.failed(), n, cp.firstError()));
+        }
+        return cp;
+    }
+
+    private PointResult runPoint(int n, double rate, Phase phase, int order) throws InterruptedException {
         var plan = settings.plan();
         var t = settings.thresholds();
+        var rules = settings.search();
         long index = pointIndex++;
         // Connections that closed between points (e.g. during the last settle) were lost on this
         // point's watch as far as the reader is concerned: count them here, or they would vanish.
@@ -138,54 +161,70 @@ public final class Sweep {
         sleepUntil(s.windowStartNs());
         long cpu0 = os.getProcessCpuTime();
         long wall0 = System.nanoTime();
+        StealMeter.Times steal0 = StealMeter.read();
         ProcessSampler.Sample srv0 = server == null ? null : server.latest();
         sleepUntil(s.windowEndNs());
         long cpu1 = os.getProcessCpuTime();
         long wall1 = System.nanoTime();
+        StealMeter.Times steal1 = StealMeter.read();
         ProcessSampler.Sample srv1 = server == null ? null : server.latest();
 
         // Drain: wait for every copy of the window's messages, at most the overload timeout.
         long deadline = s.windowEndNs() + (long) (t.overloadTimeoutMs() * 1e6);
         while (System.nanoTime() < deadline) {
             PointCounters c = engine.poll();
-            if (c.arrivedMeasured >= c.sent * connected || c.connectionsLost > 0) {
+            if (c.get(Count.ARRIVED_MEASURED) >= c.get(Count.SENT) * connected || c.get(Count.CONNECTIONS_LOST) > 0) {
                 break;
             }
             Thread.sleep(10);
         }
         PointCounters c = engine.finish();
-        c.connectionsLost += lostBetweenPoints;
-        openAtLastPoint = Math.max(0, openAtLastPoint - (int) (c.connectionsLost - lostBetweenPoints));
+        long connectionsLost = c.get(Count.CONNECTIONS_LOST) + lostBetweenPoints;
+        openAtLastPoint = Math.max(0, openAtLastPoint - (int) c.get(Count.CONNECTIONS_LOST));
 
         double duration = s.windowS();
-        long expected = c.sent * connected;
-        long lost = Math.max(0, expected - c.arrivedMeasured);
+        long sent = c.get(Count.SENT);
+        long received = c.get(Count.RECEIVED_IN_WINDOW);
+        long expected = sent * connected;
+        long lost = Math.max(0, expected - c.get(Count.ARRIVED_MEASURED));
         LatencySummary rtt = LatencySummary.of(c.rttCorrectedMicros);
         LatencySummary rttUncorrected = LatencySummary.of(c.rttUncorrectedMicros);
         double clientCpu = cpu0 < 0 || cpu1 < 0 ? 0 : 100.0 * (cpu1 - cpu0) / Math.max(1, wall1 - wall0);
         Double serverCpu = ProcessSampler.cpuPercent(srv0, srv1);
         Long serverRss = srv1 == null ? null : srv1.rssBytes();
-        double sentPerS = c.sent / duration;
-        PointState state = PointRules.classify(rtt, rttUncorrected.max(), lost, c.connectionsLost, t);
+        Double stealPct = StealMeter.percent(steal0, steal1);
+        double sentPerS = sent / duration;
+        PointState state = PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
         // Messages whose connection had closed could not be sent by any client: judge the
         // client's schedule-keeping on the rest (the lost connection already makes the point overloaded).
-        double keepableRate = rate * (1.0 - (double) c.skippedClosed / Math.max(1, s.measureCount()));
+        double keepableRate = rate * (1.0 - (double) c.get(Count.SKIPPED_CLOSED) / Math.max(1, s.measureCount()));
         List<String> reasons = PointRules.clientBoundReasons(keepableRate, sentPerS, clientCpu, settings.clientCores(), t);
-        if (c.malformed > 0) {
-            warnings.add(String.format("level %d, rate %.1f/s: %d messages or frames could not be parsed",
-                    n, rate, c.malformed));
+        Double delivered = PointRules.deliveredPct(received, expected);
+        Double firstHalf = c.firstHalfMeanMs();
+        Double secondHalf = c.secondHalfMeanMs();
+        boolean backlog = PointRules.backlogGrowing(firstHalf, secondHalf, rules);
+        boolean strict = PointRules.okStrict(state, backlog, delivered, !reasons.isEmpty(), rules);
+        String where = String.format(Locale.ROOT, "level %d, rate %.1f/s (%s)", n, rate, phase.jsonName());
+        if (c.get(Count.MALFORMED) > 0) {
+            warnings.add(String.format(Locale.ROOT, "%s: %d messages or frames could not be parsed",
+                    where, c.get(Count.MALFORMED)));
         }
-        if (c.outOfOrder > 0) {
-            warnings.add(String.format("level %d, rate %.1f/s: %d own copies came back out of send order",
-                    n, rate, c.outOfOrder));
+        if (c.get(Count.OUT_OF_ORDER) > 0) {
+            warnings.add(String.format(Locale.ROOT, "%s: %d own copies came back out of send order",
+                    where, c.get(Count.OUT_OF_ORDER)));
         }
-        if (c.reads > 0) {
-            progress.diagnostics(c.receivedAll / (double) c.reads);
+        if (stealPct != null && stealPct > rules.stealWarnPct()) {
+            warnings.add(String.format(Locale.ROOT, "%s: hypervisor steal %.1f %% of CPU time (above %.0f %%): "
+                    + "the host took CPU from this VM while the point was measured", where, stealPct, rules.stealWarnPct()));
+        }
+        if (c.get(Count.READS) > 0) {
+            progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
         sleepUntil(s.windowEndNs() + (long) (plan.settleS() * 1e9));
-        return new PointResult(rate, duration, c.sent, sentPerS, c.receivedInWindow, c.receivedInWindow / duration,
-                expected, lost, c.connectionsLost, rtt, rttUncorrected, clientCpu, serverCpu, serverRss,
-                state, reasons, c.outOfOrder);
+        return new PointResult(rate, duration, sent, sentPerS, received, received / duration,
+                expected, lost, connectionsLost, rtt, rttUncorrected, clientCpu, serverCpu, serverRss,
+                state, reasons, c.get(Count.OUT_OF_ORDER), phase, order, delivered, firstHalf, secondHalf,
+                backlog, strict, stealPct);
     }
 
     private static void sleepUntil(long deadlineNs) throws InterruptedException {

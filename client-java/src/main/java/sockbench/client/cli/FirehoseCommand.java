@@ -49,9 +49,10 @@ public final class FirehoseCommand implements Callable<Integer> {
             description = "CPU list for the sender's taskset (empty: do not pin). Default: ${DEFAULT-VALUE}.")
     String senderCpus;
 
-    @Option(names = "--messages-per-frame", paramLabel = "N", defaultValue = "1",
-            description = "Messages per a[...] frame the sender writes, 1..1000. Default: ${DEFAULT-VALUE}.")
-    int messagesPerFrame;
+    @Option(names = "--messages-per-frame", paramLabel = "N", split = ",", defaultValue = "1,100",
+            description = "Messages per a[...] frame the sender writes, each 1..1000; one table row per (connections, "
+                    + "messages per frame). 1 is a naive server (one frame per copy), 100 a coalescing one. Default: ${DEFAULT-VALUE}.")
+    List<Integer> messagesPerFrame;
 
     @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
             description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
@@ -63,7 +64,7 @@ public final class FirehoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!(durationS > 0) || settleS < 0 || messagesPerFrame < 1 || messagesPerFrame > 1000
+        if (!(durationS > 0) || settleS < 0 || messagesPerFrame.stream().anyMatch(m -> m < 1 || m > 1000)
                 || payloadBytes < 1 || payloadBytes > 65536
                 || connections.stream().anyMatch(n -> n < 1 || n > 20000)) {
             throw new ParameterException(spec.commandLine(), "an option is out of range (see --help)");
@@ -71,35 +72,43 @@ public final class FirehoseCommand implements Callable<Integer> {
         List<Integer> cpus = ProcFiles.allowedCpus("self");
         int threads = ioThreads != null ? ioThreads : Math.max(1, Math.min(8, cpus.isEmpty()
                 ? Runtime.getRuntime().availableProcessors() : cpus.size()));
-        Process sender = startSender();
-        try {
-            String url = readReady(sender) + "/broadcast";
-            System.err.printf("firehose: sender pid %d on CPUs %s, client pid %d on CPUs %s, %d I/O thread(s), %d msg/frame, %d-byte payloads%n",
-                    sender.pid(), senderCpus.isBlank() ? "(not pinned)" : senderCpus, ProcessHandle.current().pid(),
-                    cpus, threads, messagesPerFrame, payloadBytes);
-            List<FirehoseCount.Result> results = new ArrayList<>();
-            try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), threads, 30_000_000_000L, 200)) {
-                long epoch = 1;
-                for (int n : connections) {
-                    FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, epoch++);
-                    results.add(r);
-                    System.err.printf(Locale.ROOT, "firehose: N=%d done: %.0f msgs/s%n", n, r.receivedPerS());
-                }
-            }
-            System.out.println("| connections | connected | msgs/s received | client CPU % | client RSS MiB | parse errors | wire bytes/msg |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
-            for (FirehoseCount.Result r : results) {
-                System.out.printf(Locale.ROOT, "| %d | %d | %,.0f | %.0f | %.0f | %d | %.1f |%n", r.connections(), r.connected(),
-                        r.receivedPerS(), r.clientCpuPct(), r.clientRssBytes() / 1048576.0, r.malformed(), r.bytesPerMessage());
-            }
-            return 0;
-        } finally {
-            sender.destroy();
-            sender.waitFor();
+        record Row(int messagesPerFrame, FirehoseCount.Result result) {
         }
+        List<Row> rows = new ArrayList<>();
+        long epoch = 1;
+        for (int perFrame : messagesPerFrame) {
+            // One sender per frame size: its pre-built block is fixed at start.
+            Process sender = startSender(perFrame);
+            try {
+                String url = readReady(sender) + "/broadcast";
+                System.err.printf("firehose: sender pid %d on CPUs %s, client pid %d on CPUs %s, %d I/O thread(s), %d msg/frame, %d-byte payloads%n",
+                        sender.pid(), senderCpus.isBlank() ? "(not pinned)" : senderCpus, ProcessHandle.current().pid(),
+                        cpus, threads, perFrame, payloadBytes);
+                try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), threads, 30_000_000_000L, 200)) {
+                    for (int n : connections) {
+                        FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, epoch++);
+                        rows.add(new Row(perFrame, r));
+                        System.err.printf(Locale.ROOT, "firehose: N=%d, %d msg/frame done: %.0f msgs/s%n",
+                                n, perFrame, r.receivedPerS());
+                    }
+                }
+            } finally {
+                sender.destroy();
+                sender.waitFor();
+            }
+        }
+        System.out.println("| connections | msgs/frame | connected | msgs/s received | client CPU % | client RSS MiB | parse errors | wire bytes/msg |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (Row row : rows) {
+            FirehoseCount.Result r = row.result();
+            System.out.printf(Locale.ROOT, "| %d | %d | %d | %,.0f | %.0f | %.0f | %d | %.1f |%n", r.connections(),
+                    row.messagesPerFrame(), r.connected(), r.receivedPerS(), r.clientCpuPct(),
+                    r.clientRssBytes() / 1048576.0, r.malformed(), r.bytesPerMessage());
+        }
+        return 0;
     }
 
-    private Process startSender() throws Exception {
+    private Process startSender(int perFrame) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         String jar = new File(FirehoseCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
         List<String> cmd = new ArrayList<>();
@@ -107,7 +116,7 @@ public final class FirehoseCommand implements Callable<Integer> {
             cmd.addAll(List.of("taskset", "-c", senderCpus));
         }
         cmd.addAll(List.of(java, "-cp", jar, Main.class.getName(), "firehose-sender",
-                "--messages-per-frame", Integer.toString(messagesPerFrame),
+                "--messages-per-frame", Integer.toString(perFrame),
                 "--payload-bytes", Integer.toString(payloadBytes)));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }

@@ -38,13 +38,14 @@ import sockbench.client.sampling.MachineInfo;
 import sockbench.client.sampling.ProcFiles;
 import sockbench.client.sampling.ProcessSampler;
 import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.SearchRules;
 import sockbench.client.stats.Thresholds;
 
 /** The benchmark: sweep one server and write the result file. */
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
-                + "until the server saturates; writes a sockbench.result/1 JSON file (see results/README.md). "
+                + "until the server saturates; writes a sockbench.result/2 JSON file (see results/README.md). "
                 + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 
@@ -125,6 +126,20 @@ public final class RunCommand implements Callable<Integer> {
             description = "A message not back within this makes a point overloaded, ms. Default: ${DEFAULT-VALUE}.")
     double overloadTimeoutMs;
 
+    @Option(names = "--refine-steps", paramLabel = "N", defaultValue = "3",
+            description = "After the first not-ok point is confirmed, bisect geometrically between the last ok and that rate "
+                    + "this many times, each step on fresh connections, 0..20 (0 = report the grid point). Default: ${DEFAULT-VALUE}.")
+    int refineSteps;
+
+    @Option(names = "--no-confirm",
+            description = "Believe the first not-ok point without re-running it on fresh connections. Default: confirm.")
+    boolean noConfirm;
+
+    @Option(names = "--validate",
+            description = "Debug: check every received frame fully (strict UTF-8, SockJS grammar with escapes); a bad frame "
+                    + "closes its connection and is counted as malformed. Costs a String per frame. Default: off.")
+    boolean validate;
+
     @Option(names = "--server-pid", paramLabel = "PID",
             description = "Server process id: samples its CPU %% and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
     Long serverPid;
@@ -197,7 +212,13 @@ public final class RunCommand implements Callable<Integer> {
         ServerInfo server = serverInfo(ready, target);
         ClientInfo client = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
-        SweepSettings settings = new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, cores);
+        SearchRules search;
+        try {
+            search = SearchRules.DEFAULT.withRefineSteps(refineSteps).withConfirm(!noConfirm);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--refine-steps: " + e.getMessage());
+        }
+        SweepSettings settings = new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, cores, search);
         MachineInfo machine = MachineInfo.read();
         Instant started = Instant.now();
         String runId = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started)
@@ -223,7 +244,7 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--read-coalesce-us must be 0..10000");
         }
         try (Engine engine = new Engine(target, threads, (long) (connectTimeoutS * 1e9), connectConcurrency,
-                readCoalesceUs * 1000);
+                readCoalesceUs * 1000, validate);
              ProcessSampler serverSampler = serverPid == null ? null : new ProcessSampler(Long.toString(serverPid), 100)) {
             if (serverSampler != null && serverSampler.latest() == null) {
                 warnings.add("server pid " + serverPid + " is not readable in /proc: server CPU and RSS are null");

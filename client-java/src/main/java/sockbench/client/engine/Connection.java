@@ -1,88 +1,432 @@
 package sockbench.client.engine;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import org.java_websocket.WebSocket;
 import org.java_websocket.WebSocketAdapter;
 import org.java_websocket.WebSocketImpl;
+import org.java_websocket.drafts.Draft_6455;
+import org.java_websocket.framing.CloseFrame;
 import org.java_websocket.framing.Framedata;
+import org.java_websocket.framing.PongFrame;
 import org.java_websocket.handshake.Handshakedata;
-import sockbench.client.sockjs.FrameHandler;
+import org.java_websocket.handshake.HandshakeImpl1Client;
+import sockbench.client.sockjs.FrameValidator;
+import sockbench.client.sockjs.SockJsByteHandler;
+import sockbench.client.sockjs.SockJsByteScanner;
 import sockbench.client.sockjs.SockJsProtocolException;
+import sockbench.client.websocket.WsFrameDecoder;
+import sockbench.client.websocket.WsFrameSink;
+import sockbench.client.websocket.WsProtocolException;
 
 /**
- * One client connection: a non-blocking socket owned by one {@link IoLoop}, with Java-WebSocket's
- * protocol engine ({@link WebSocketImpl}) doing the WebSocket handshake and framing on bytes the
- * loop reads and writes. Every callback runs on the owning loop's thread.
+ * One client connection and its state machine: CONNECTING (TCP) → HANDSHAKING (HTTP upgrade)
+ * → [SockJS: UPGRADED until {@code o} arrives] → OPEN → CLOSED. Every state change happens
+ * here; the owning {@link IoLoop} hears about it through {@link ConnectionEvents}.
+ *
+ * <p><b>Who does what on the wire.</b> Java-WebSocket ({@link WebSocketImpl}) writes the upgrade
+ * request, checks the server's answer, and frames and masks everything the client sends. The
+ * receive direction after the upgrade is ours: {@link WsFrameDecoder} decodes frames straight
+ * from the read buffer and {@link SockJsByteScanner} finds the messages in them, so no frame
+ * object, String or UTF-8 check is made per frame (client-java/README.md, "The receive path").
+ * The read that carries the end of the upgrade response is split at the blank line: the
+ * response goes to Java-WebSocket, whatever follows (often the {@code o} frame) to our decoder.
+ *
+ * <p>Every method runs on the owning loop's thread.
  */
-final class Connection extends WebSocketAdapter implements FrameHandler {
+final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsByteHandler {
 
-    enum State { CONNECTING, HANDSHAKING, OPEN, CLOSED }
+    /** UPGRADED: the HTTP upgrade is done but a SockJS session waits for its {@code o} frame. */
+    enum State { CONNECTING, HANDSHAKING, UPGRADED, OPEN, CLOSED }
 
-    final IoLoop loop;
+    private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
+
+    private final ConnectionEvents events;
+    private final Transport transport;
     /** Index of this client within its level, 0..N-1 (the payload's client field). */
     final int clientId;
-    SocketChannel channel;
-    SelectionKey key;
-    WebSocketImpl ws;
-    State state = State.CONNECTING;
+    /** Full UTF-8 and SockJS grammar check of every message ({@code --validate}); null normally. */
+    private final FrameValidator validator;
+    private final WsFrameDecoder decoder = new WsFrameDecoder(this);
+    private SocketChannel channel;
+    private SelectionKey key;
+    private WebSocketImpl ws;
+    private State state = State.CONNECTING;
     /** Connect/handshake deadline, nanoTime. */
     long deadlineNs;
     /** Set when the client closes the connection itself, so the close is not counted as an error. */
     boolean closingByUs;
     /** True while queued in the loop's flush list. */
     boolean flushQueued;
+    /** How many bytes of {@link #HEADER_END} the handshake response has matched so far. */
+    private int headerEndMatched;
     /** Highest (epoch, seq) of own copies seen, for the ordering check. */
     long lastOwnEpoch = -1;
     long lastOwnSeq = -1;
 
-    Connection(IoLoop loop, int clientId) {
-        this.loop = loop;
+    Connection(ConnectionEvents events, Transport transport, int clientId, boolean validate) {
+        this.events = events;
+        this.transport = transport;
         this.clientId = clientId;
+        this.validator = validate ? new FrameValidator(transport == Transport.SOCKJS) : null;
+    }
+
+    State state() {
+        return state;
     }
 
     boolean isOpen() {
         return state == State.OPEN;
     }
 
-    // --- Java-WebSocket callbacks -------------------------------------------------------
+    boolean isOpening() {
+        return state == State.CONNECTING || state == State.HANDSHAKING || state == State.UPGRADED;
+    }
+
+    // --- opening ---------------------------------------------------------------------------
+
+    /** Starts the non-blocking TCP connect; failures go to {@link ConnectionEvents#openFailed}. */
+    void connect(Selector selector, SocketAddress address, long deadline, String path, String host) {
+        deadlineNs = deadline;
+        try {
+            channel = SocketChannel.open();
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            boolean connected = channel.connect(address);
+            key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+            if (connected) {
+                startHandshake(path, host);
+            }
+        } catch (IOException | RuntimeException e) {
+            failOpen("connect: " + e);
+        }
+    }
+
+    /** The selector says the TCP connect finished (or failed). */
+    void finishConnect(String path, String host) {
+        try {
+            if (channel.finishConnect()) {
+                key.interestOps(SelectionKey.OP_READ);
+                startHandshake(path, host);
+            }
+        } catch (IOException | RuntimeException e) {
+            failOpen("connect: " + e);
+        }
+    }
+
+    private void startHandshake(String path, String host) throws IOException {
+        state = State.HANDSHAKING;
+        ws = new WebSocketImpl(this, new Draft_6455());
+        ws.setChannel(channel);
+        ws.setSelectionKey(key);
+        HandshakeImpl1Client request = new HandshakeImpl1Client();
+        request.setResourceDescriptor(path);
+        request.put("Host", host);
+        try {
+            ws.startHandshake(request);
+        } catch (org.java_websocket.exceptions.InvalidHandshakeException e) {
+            throw new IOException("handshake: " + e.getMessage(), e);
+        }
+    }
+
+    private void markOpen() {
+        if (state == State.HANDSHAKING || state == State.UPGRADED) {
+            state = State.OPEN;
+            events.opened(this);
+        }
+    }
+
+    /** Fails a connection that has not opened (a no-op once it is open or closed). */
+    void failOpen(String reason) {
+        if (!isOpening()) {
+            return;
+        }
+        state = State.CLOSED;
+        closeChannel();
+        events.openFailed(this, reason);
+    }
+
+    // --- reading ---------------------------------------------------------------------------
+
+    /**
+     * Reads once into {@code buf} (a heap buffer the loop owns), tells {@code accounting} when
+     * the bytes arrived, and decodes them.
+     *
+     * @return bytes read, 0 if none, -1 if the connection is gone
+     */
+    int readAndAccount(ByteBuffer buf, ReceiveAccounting accounting) {
+        buf.clear();
+        int n;
+        try {
+            n = channel.read(buf);
+        } catch (IOException e) {
+            lost("read: " + e.getMessage());
+            return -1;
+        }
+        if (n < 0) {
+            lost("server closed the TCP connection");
+            return -1;
+        }
+        if (n > 0) {
+            accounting.beforeRead(n, System.nanoTime());
+            receive(buf.array(), buf.arrayOffset(), buf.arrayOffset() + n);
+        }
+        return n;
+    }
+
+    /** Decodes bytes that arrived; package-private so tests can feed bytes split any way they like. */
+    void receive(byte[] b, int start, int end) {
+        int i = start;
+        if (state == State.HANDSHAKING) {
+            int headerEnd = findHeaderEnd(b, start, end);
+            int upTo = headerEnd < 0 ? end : headerEnd;
+            ws.decode(ByteBuffer.wrap(b, start, upTo - start)); // may call onWebsocketOpen or a close callback
+            if (headerEnd < 0 || state != State.HANDSHAKING || !ws.isOpen()) {
+                return;
+            }
+            if (transport == Transport.RAW) {
+                markOpen();
+            } else {
+                state = State.UPGRADED;
+            }
+            i = headerEnd;
+        }
+        if (state == State.CLOSED || i >= end) {
+            return;
+        }
+        try {
+            decoder.feed(b, i, end);
+        } catch (WsProtocolException | SockJsProtocolException e) {
+            protocolError(e.getMessage());
+        }
+    }
+
+    /** Index just past the response's blank line in {@code b[start, end)}, or -1 (the match carries across reads). */
+    private int findHeaderEnd(byte[] b, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (b[i] == HEADER_END[headerEndMatched]) {
+                if (++headerEndMatched == HEADER_END.length) {
+                    return i + 1;
+                }
+            } else {
+                headerEndMatched = b[i] == '\r' ? 1 : 0;
+            }
+        }
+        return -1;
+    }
+
+    // --- WsFrameSink: frames decoded by WsFrameDecoder --------------------------------------
+
+    @Override
+    public void onText(byte[] buf, int start, int end) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (validator != null) {
+            validator.check(buf, start, end);
+        }
+        if (transport == Transport.RAW) {
+            events.message(this, buf, start, end);
+        } else {
+            SockJsByteScanner.scan(buf, start, end, this);
+        }
+    }
+
+    @Override
+    public void onPing(byte[] buf, int start, int end) {
+        PongFrame pong = new PongFrame();
+        byte[] data = java.util.Arrays.copyOfRange(buf, start, end);
+        pong.setPayload(ByteBuffer.wrap(data));
+        send(pong);
+    }
+
+    @Override
+    public void onCloseFrame(int code, String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        // Answer the close (RFC 6455 §5.5.1) before dropping the socket; the server may be gone already.
+        try {
+            ws.close(CloseFrame.NORMAL, "");
+            flush(new ByteBuffer[4]);
+        } catch (RuntimeException ignored) {
+            // the reply is a courtesy
+        }
+        lost("websocket closed: " + code + " " + reason);
+    }
+
+    // --- SockJsByteHandler: SockJS frames ----------------------------------------------------
+
+    @Override
+    public void onOpen() {
+        markOpen();
+    }
+
+    @Override
+    public void onHeartbeat() {
+    }
+
+    @Override
+    public void onMessage(byte[] buf, int start, int end) {
+        events.message(this, buf, start, end);
+    }
+
+    @Override
+    public void onClose(int code, String reason) {
+        lost("SockJS close frame c[" + code + ",\"" + reason + "\"]");
+    }
+
+    // --- sending and writing ----------------------------------------------------------------
+
+    /** Queues one text message (Java-WebSocket frames and masks it); a failure closes the connection. */
+    void send(String text) {
+        try {
+            ws.send(text);
+        } catch (RuntimeException e) {
+            lost("send: " + e);
+        }
+    }
+
+    private void send(Framedata frame) {
+        try {
+            ws.sendFrame(frame);
+        } catch (RuntimeException e) {
+            lost("send: " + e);
+        }
+    }
+
+    /** Writes the queued frames with gathering writes; asks for OP_WRITE when the socket is full. */
+    void flush(ByteBuffer[] gather) {
+        if (ws == null || channel == null || !channel.isOpen()) {
+            return;
+        }
+        try {
+            while (!ws.outQueue.isEmpty()) {
+                int k = 0;
+                for (ByteBuffer b : ws.outQueue) {
+                    gather[k++] = b;
+                    if (k == gather.length) {
+                        break;
+                    }
+                }
+                channel.write(gather, 0, k);
+                boolean blocked = false;
+                for (int i = 0; i < k; i++) {
+                    if (gather[i].hasRemaining()) {
+                        blocked = true;
+                        break;
+                    }
+                    ws.outQueue.poll();
+                }
+                java.util.Arrays.fill(gather, 0, k, null);
+                if (blocked) {
+                    if (key.isValid()) {
+                        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    }
+                    return;
+                }
+            }
+            if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
+            if (ws.isFlushAndClose()) {
+                ws.closeConnection(); // our close frame is out: now close the socket
+            }
+        } catch (IOException e) {
+            lost("write: " + e.getMessage());
+        } catch (CancelledKeyException e) {
+            // closed meanwhile
+        }
+    }
+
+    // --- closing -----------------------------------------------------------------------------
+
+    /** Closes politely when open (a WebSocket close frame), otherwise at once. */
+    void close(boolean force) {
+        closingByUs = true;
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (!force && state == State.OPEN && ws != null) {
+            ws.close(CloseFrame.NORMAL, "done");
+        } else {
+            hardClose();
+        }
+    }
+
+    /** Drops the socket now. */
+    void hardClose() {
+        if (isOpening()) {
+            failOpen("closed before it opened");
+        } else {
+            lost("closed by the client");
+        }
+    }
+
+    private void protocolError(String reason) {
+        events.protocolError(this, reason);
+        lost("protocol error: " + reason);
+    }
+
+    /** The connection is gone (server closed it, close frame, I/O error, our own close). */
+    private void lost(String reason) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (isOpening()) {
+            failOpen(reason);
+            return;
+        }
+        state = State.CLOSED;
+        closeChannel();
+        events.closed(this, reason);
+    }
+
+    private void closeChannel() {
+        if (key != null) {
+            key.cancel();
+        }
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // already broken
+            }
+        }
+    }
+
+    // --- Java-WebSocket callbacks (handshake and the client-to-server side only) -------------
 
     @Override
     public void onWebsocketOpen(WebSocket conn, Handshakedata d) {
-        if (loop.transport() == Transport.RAW) {
-            loop.onReady(this);
-        }
-        // SockJS: the session is open only when the "o" frame arrives.
+        // The upgrade succeeded; receive() marks the connection open (raw) or waits for "o" (SockJS).
     }
 
     @Override
     public void onWebsocketMessage(WebSocket conn, String message) {
-        if (loop.transport() == Transport.RAW) {
-            loop.onMessage(this, message, 0, message.length());
-            return;
-        }
-        try {
-            loop.parser().parse(message, this);
-        } catch (SockJsProtocolException e) {
-            loop.onProtocolError(this, e.getMessage());
-        }
+        // Not reached: frames after the upgrade never go through Java-WebSocket's decoder.
+        protocolError("unexpected message through Java-WebSocket's receive path");
     }
 
     @Override
     public void onWebsocketMessage(WebSocket conn, ByteBuffer blob) {
-        loop.onProtocolError(this, "unexpected binary message");
+        protocolError("unexpected binary message");
     }
 
     @Override
     public void onWebsocketClose(WebSocket conn, int code, String reason, boolean remote) {
-        loop.onClosed(this, "websocket closed: " + code + " " + reason);
+        lost("websocket closed: " + code + " " + reason);
     }
 
     @Override
     public void onWebsocketClosing(WebSocket conn, int code, String reason, boolean remote) {
-        // The loop closes the socket once the close frame is flushed (see IoLoop.flush).
     }
 
     @Override
@@ -91,24 +435,19 @@ final class Connection extends WebSocketAdapter implements FrameHandler {
 
     @Override
     public void onWebsocketError(WebSocket conn, Exception ex) {
-        loop.noteError(this, ex.toString());
-    }
-
-    @Override
-    public void onWebsocketPing(WebSocket conn, Framedata f) {
-        super.onWebsocketPing(conn, f); // answers with a pong
+        // The close callback that follows carries the reason; nothing to add here.
     }
 
     @Override
     public void onWriteDemand(WebSocket conn) {
-        loop.queueFlush(this);
+        events.wantsFlush(this);
     }
 
     @Override
     public InetSocketAddress getLocalSocketAddress(WebSocket conn) {
         try {
             return channel == null ? null : (InetSocketAddress) channel.getLocalAddress();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
@@ -117,29 +456,8 @@ final class Connection extends WebSocketAdapter implements FrameHandler {
     public InetSocketAddress getRemoteSocketAddress(WebSocket conn) {
         try {
             return channel == null ? null : (InetSocketAddress) channel.getRemoteAddress();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
-    }
-
-    // --- SockJS frames -------------------------------------------------------------------
-
-    @Override
-    public void onOpen() {
-        loop.onReady(this);
-    }
-
-    @Override
-    public void onHeartbeat() {
-    }
-
-    @Override
-    public void onMessage(CharSequence text, int start, int end) {
-        loop.onMessage(this, text, start, end);
-    }
-
-    @Override
-    public void onClose(int code, String reason) {
-        loop.onClosed(this, "SockJS close frame c[" + code + ",\"" + reason + "\"]");
     }
 }

@@ -41,12 +41,22 @@ public final class Engine implements AutoCloseable {
      */
     public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs)
             throws IOException {
+        this(target, ioThreads, connectTimeoutNs, connectConcurrency, readCoalesceNs, false);
+    }
+
+    /**
+     * @param validate check every received websocket message fully: strict UTF-8 and (SockJS) the whole
+     *                 frame grammar with escapes; a protocol error closes the connection. A debug mode:
+     *                 it costs a String per frame, which the normal receive path avoids.
+     */
+    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs,
+                  boolean validate) throws IOException {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1");
         }
         int perLoop = Math.max(1, connectConcurrency / ioThreads);
         for (int i = 0; i < ioThreads; i++) {
-            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs));
+            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs, validate));
         }
         loops.forEach(IoLoop::start);
     }

@@ -49,36 +49,37 @@ public final class Payload {
     }
 
     /**
-     * Parses the point epoch and client id only (what every receiver needs).
+     * Parses the point epoch and client id only (what every receiver needs), from the payload's
+     * bytes {@code b[start, end)} (ASCII; no characters are decoded).
      *
      * @return the index after the client field's colon, or -1 if the payload is not ours
      */
-    public static int parseHeader(CharSequence s, int start, int end, Fields into) {
-        int i = start;
+    public static int parseHeader(byte[] b, int start, int end, Fields into) {
         long epoch = 0;
-        int digits = 0;
-        char c;
-        while (i < end && (c = s.charAt(i)) != ':') {
-            if (c < '0' || c > '9' || ++digits > 18) {
+        int i = start;
+        int limit = Math.min(end, start + 19);
+        byte c;
+        while (i < limit && (c = b[i]) != ':') {
+            if (c < '0' || c > '9') {
                 return -1;
             }
             epoch = epoch * 10 + (c - '0');
             i++;
         }
-        if (digits == 0 || i >= end) {
+        if (i == start || i >= end || b[i] != ':') {
             return -1;
         }
-        i++;
+        int from = ++i;
         long client = 0;
-        digits = 0;
-        while (i < end && (c = s.charAt(i)) != ':') {
-            if (c < '0' || c > '9' || ++digits > 9) {
+        limit = Math.min(end, from + 10);
+        while (i < limit && (c = b[i]) != ':') {
+            if (c < '0' || c > '9') {
                 return -1;
             }
             client = client * 10 + (c - '0');
             i++;
         }
-        if (digits == 0 || i >= end) {
+        if (i == from || i >= end || b[i] != ':' || client > Integer.MAX_VALUE) {
             return -1;
         }
         into.epoch = epoch;
@@ -87,34 +88,44 @@ public final class Payload {
     }
 
     /**
-     * Parses the rest of a payload whose header {@link #parseHeader} accepted.
+     * Parses the rest of a payload whose header {@link #parseHeader} accepted: seq, scheduled and
+     * sent times. Allocates nothing.
      *
      * @param from the index {@link #parseHeader} returned
      * @return false if the payload is malformed
      */
-    public static boolean parseTimes(CharSequence s, int from, int end, Fields into) {
-        long[] values = new long[3];
+    public static boolean parseTimes(byte[] b, int from, int end, Fields into) {
         int i = from;
+        long seq = 0;
+        long scheduled = 0;
+        long sent = 0;
         for (int f = 0; f < 3; f++) {
             long v = 0;
-            int digits = 0;
-            char c;
-            while (i < end && (c = s.charAt(i)) != ':') {
-                if (c < '0' || c > '9' || ++digits > 18) {
+            int start = i;
+            int limit = Math.min(end, start + 19);
+            byte c;
+            while (i < limit && (c = b[i]) != ':') {
+                if (c < '0' || c > '9') {
                     return false;
                 }
                 v = v * 10 + (c - '0');
                 i++;
             }
-            if (digits == 0 || i >= end) {
+            if (i == start || i >= end || b[i] != ':') {
                 return false;
             }
-            values[f] = v;
             i++;
+            if (f == 0) {
+                seq = v;
+            } else if (f == 1) {
+                scheduled = v;
+            } else {
+                sent = v;
+            }
         }
-        into.seq = values[0];
-        into.scheduledNs = values[1];
-        into.sentNs = values[2];
+        into.seq = seq;
+        into.scheduledNs = scheduled;
+        into.sentNs = sent;
         return true;
     }
 }

@@ -7,32 +7,49 @@ import sockbench.client.stats.LatencySummary;
  * What the I/O threads counted for the current point. Each I/O thread owns one instance and
  * is its only writer; the controller only ever sees copies made on that thread
  * ({@link #copy(boolean)}) and merged with {@link #add}.
+ *
+ * <p>The counts live in one array indexed by {@link Count}, so adding a counter is one enum
+ * constant: reset, copy and merge cannot forget it.
  */
 public final class PointCounters {
-    /** Measured messages actually sent. */
-    public long sent;
-    /** Messages whose phase ended before they could be sent (the client fell behind). */
-    public long skipped;
-    /** Messages not sent because their connection had closed (not the client's fault). */
-    public long skippedClosed;
-    /** Copies of any message that arrived inside the window. */
-    public long receivedInWindow;
-    /** Copies of measured messages that arrived so far (any time). */
-    public long arrivedMeasured;
-    /** Own copies of measured messages that came back (RTT samples). */
-    public long ownReturned;
-    /** Own copies that came back out of send order. */
-    public long outOfOrder;
-    /** Connections of the level that closed or failed during the point. */
-    public long connectionsLost;
-    /** Frames or payloads the client could not parse. */
-    public long malformed;
-    /** Bytes read from the sockets while the point ran (diagnostics: bytes per message). */
-    public long bytesRead;
-    /** Copies of any message that arrived while the point ran, inside the window or not (diagnostics). */
-    public long receivedAll;
-    /** Socket read calls that returned data while the point ran (diagnostics: messages per read syscall). */
-    public long reads;
+
+    /** Every count a point keeps. */
+    public enum Count {
+        /** Measured messages actually sent. */
+        SENT,
+        /** Messages whose phase ended before they could be sent (the client fell behind). */
+        SKIPPED,
+        /** Messages not sent because their connection had closed (not the client's fault). */
+        SKIPPED_CLOSED,
+        /** Copies of any message that arrived inside the window. */
+        RECEIVED_IN_WINDOW,
+        /** Copies of measured messages that arrived so far (any time). */
+        ARRIVED_MEASURED,
+        /** Own copies of measured messages that came back (RTT samples). */
+        OWN_RETURNED,
+        /** Own copies that came back out of send order. */
+        OUT_OF_ORDER,
+        /** Connections of the level that closed or failed during the point. */
+        CONNECTIONS_LOST,
+        /** Frames or payloads the client could not parse. */
+        MALFORMED,
+        /** Bytes read from the sockets while the point ran (diagnostics: bytes per message). */
+        BYTES_READ,
+        /** Copies of any message that arrived while the point ran, inside the window or not (diagnostics). */
+        RECEIVED_ALL,
+        /** Socket read calls that returned data while the point ran (diagnostics: messages per read syscall). */
+        READS,
+        /** Own copies scheduled in the first half of the window: count, and their corrected RTTs summed (µs). */
+        FIRST_HALF_SAMPLES,
+        FIRST_HALF_RTT_SUM_MICROS,
+        /** The same for the second half (the backlog-growing rule compares the two means). */
+        SECOND_HALF_SAMPLES,
+        SECOND_HALF_RTT_SUM_MICROS;
+
+        private static final Count[] ALL = values();
+    }
+
+    private final long[] counts = new long[Count.ALL.length];
     /** Corrected RTT samples, microseconds. */
     public final Histogram rttCorrectedMicros;
     /** Uncorrected RTT samples, microseconds. */
@@ -47,8 +64,20 @@ public final class PointCounters {
         this.rttUncorrectedMicros = uncorrected;
     }
 
+    public long get(Count c) {
+        return counts[c.ordinal()];
+    }
+
+    public void increment(Count c) {
+        counts[c.ordinal()]++;
+    }
+
+    public void add(Count c, long delta) {
+        counts[c.ordinal()] += delta;
+    }
+
     public void reset() {
-        sent = skipped = skippedClosed = receivedInWindow = arrivedMeasured = ownReturned = outOfOrder = connectionsLost = malformed = bytesRead = receivedAll = reads = 0;
+        java.util.Arrays.fill(counts, 0);
         rttCorrectedMicros.reset();
         rttUncorrectedMicros.reset();
     }
@@ -58,36 +87,30 @@ public final class PointCounters {
         PointCounters c = withHistograms
                 ? new PointCounters(rttCorrectedMicros.copy(), rttUncorrectedMicros.copy())
                 : new PointCounters();
-        c.sent = sent;
-        c.skipped = skipped;
-        c.skippedClosed = skippedClosed;
-        c.receivedInWindow = receivedInWindow;
-        c.arrivedMeasured = arrivedMeasured;
-        c.ownReturned = ownReturned;
-        c.outOfOrder = outOfOrder;
-        c.connectionsLost = connectionsLost;
-        c.malformed = malformed;
-        c.bytesRead = bytesRead;
-        c.receivedAll = receivedAll;
-        c.reads = reads;
+        System.arraycopy(counts, 0, c.counts, 0, counts.length);
         return c;
     }
 
     /** Adds another thread's counts into this one. */
     public void add(PointCounters o) {
-        sent += o.sent;
-        skipped += o.skipped;
-        skippedClosed += o.skippedClosed;
-        receivedInWindow += o.receivedInWindow;
-        arrivedMeasured += o.arrivedMeasured;
-        ownReturned += o.ownReturned;
-        outOfOrder += o.outOfOrder;
-        connectionsLost += o.connectionsLost;
-        malformed += o.malformed;
-        bytesRead += o.bytesRead;
-        receivedAll += o.receivedAll;
-        reads += o.reads;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] += o.counts[i];
+        }
         rttCorrectedMicros.add(o.rttCorrectedMicros);
         rttUncorrectedMicros.add(o.rttUncorrectedMicros);
+    }
+
+    /** Mean corrected RTT of own copies scheduled in the window's first half, ms; null without samples. */
+    public Double firstHalfMeanMs() {
+        return meanMs(get(Count.FIRST_HALF_RTT_SUM_MICROS), get(Count.FIRST_HALF_SAMPLES));
+    }
+
+    /** The same for the second half. */
+    public Double secondHalfMeanMs() {
+        return meanMs(get(Count.SECOND_HALF_RTT_SUM_MICROS), get(Count.SECOND_HALF_SAMPLES));
+    }
+
+    private static Double meanMs(long sumMicros, long n) {
+        return n == 0 ? null : sumMicros / (double) n / LatencySummary.MICROS_PER_MS;
     }
 }

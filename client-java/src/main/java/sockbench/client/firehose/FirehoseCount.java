@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointCounters;
+import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.sampling.ProcFiles;
 
@@ -58,9 +59,10 @@ public final class FirehoseCount {
         Thread.sleep(50); // let the I/O threads finish the reads that began inside the window
         PointCounters c = engine.finish();
         engine.closeAll(500);
-        return new Result(connections, cp.connected(), c.receivedInWindow, (end - start) / 1e9,
-                100.0 * (cpu1 - cpu0) / (wall1 - wall0), rss, c.malformed,
-                c.receivedAll == 0 ? 0 : (double) c.bytesRead / c.receivedAll);
+        long all = c.get(Count.RECEIVED_ALL);
+        return new Result(connections, cp.connected(), c.get(Count.RECEIVED_IN_WINDOW), (end - start) / 1e9,
+                100.0 * (cpu1 - cpu0) / (wall1 - wall0), rss, c.get(Count.MALFORMED),
+                all == 0 ? 0 : (double) c.get(Count.BYTES_READ) / all);
     }
 
     private static void sleepUntil(long ns) throws InterruptedException {

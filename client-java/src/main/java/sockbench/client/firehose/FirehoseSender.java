@@ -27,7 +27,8 @@ import sockbench.client.engine.Payload;
 public final class FirehoseSender implements AutoCloseable {
 
     private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-    private static final int BLOCK_TARGET_BYTES = 64 * 1024;
+    /** The pre-built block: large, so each write syscall hands the kernel up to this much. */
+    private static final int BLOCK_TARGET_BYTES = 256 * 1024;
 
     private final ServerSocketChannel server;
     private final Selector selector;
@@ -68,7 +69,7 @@ public final class FirehoseSender implements AutoCloseable {
         return server.socket().getLocalPort();
     }
 
-    /** A block of whole WebSocket text frames, each one {@code a[...]} frame, about 64 KiB in all. */
+    /** A block of whole WebSocket text frames, each one {@code a[...]} frame, about 256 KiB in all. */
     static ByteBuffer buildBlock(int messagesPerFrame, int payloadBytes) {
         StringBuilder frame = new StringBuilder("a[");
         for (int i = 0; i < messagesPerFrame; i++) {
@@ -212,7 +213,7 @@ public final class FirehoseSender implements AutoCloseable {
             }
         }
         // Fill the socket buffer; the block is whole frames, so wrapping keeps the stream valid.
-        for (int i = 0; i < 16; i++) {
+        for (int i = 0; i < 64; i++) {
             if (!peer.cursor.hasRemaining()) {
                 peer.cursor.rewind();
             }

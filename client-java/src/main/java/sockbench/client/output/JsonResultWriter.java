@@ -16,7 +16,7 @@ import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
 
-/** The result file, schema {@code sockbench.result/1} (results/schema.json, results/README.md). */
+/** The result file, schema {@code sockbench.result/2} (results/schema.json, results/README.md). */
 public final class JsonResultWriter implements ResultWriter {
 
     /** Shared with the flot writer; the generator must not close the caller's writer. */
@@ -128,6 +128,13 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("client_bound_rate_ratio", t.clientBoundRateRatio());
         g.writeNumberField("client_bound_cpu_ratio", t.clientBoundCpuRatio());
         g.writeNumberField("payload_bytes", st.payloadBytes());
+        var s = st.search();
+        g.writeBooleanField("confirm", s.confirm());
+        g.writeNumberField("refine_steps", s.refineSteps());
+        g.writeNumberField("backlog_min_ms", s.backlogMinMs());
+        g.writeNumberField("backlog_ratio", s.backlogRatio());
+        g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
+        g.writeNumberField("steal_warn_pct", s.stealWarnPct());
         g.writeEndObject();
     }
 
@@ -142,19 +149,27 @@ public final class JsonResultWriter implements ResultWriter {
             point(g, p);
         }
         g.writeEndArray();
-        SaturationPoint sat = l.saturation();
-        if (sat == null) {
-            g.writeNullField("saturation");
-        } else {
-            g.writeObjectFieldStart("saturation");
-            g.writeNumberField("target_rate", round(sat.targetRate()));
-            g.writeNumberField("received_per_s", round(sat.receivedPerS()));
-            g.writeNumberField("sent_per_s", round(sat.sentPerS()));
-            g.writeNumberField("rtt_mean_ms", round(sat.rttMeanMs()));
-            g.writeBooleanField("client_bound", sat.clientBound());
-            g.writeEndObject();
-        }
+        saturation(g, "saturation", l.saturation());
+        saturation(g, "saturation_strict", l.saturationStrict());
         g.writeStringField("end_reason", l.endReason());
+        g.writeEndObject();
+    }
+
+    private static void saturation(JsonGenerator g, String name, SaturationPoint sat) throws IOException {
+        if (sat == null) {
+            g.writeNullField(name);
+            return;
+        }
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("target_rate", round(sat.targetRate()));
+        g.writeNumberField("received_per_s", round(sat.receivedPerS()));
+        g.writeNumberField("sent_per_s", round(sat.sentPerS()));
+        g.writeNumberField("rtt_mean_ms", round(sat.rttMeanMs()));
+        g.writeBooleanField("client_bound", sat.clientBound());
+        nullableNumber(g, "upper_target_rate", sat.upperTargetRate());
+        nullableNumber(g, "grid_error_pct", sat.gridErrorPct());
+        nullableNumber(g, "server_cpu_pct", sat.serverCpuPct());
+        nullableNumber(g, "client_cpu_pct", sat.clientCpuPct());
         g.writeEndObject();
     }
 
@@ -185,6 +200,14 @@ public final class JsonResultWriter implements ResultWriter {
             g.writeString(reason);
         }
         g.writeEndArray();
+        g.writeStringField("phase", p.phase().jsonName());
+        g.writeNumberField("order", p.order());
+        nullableNumber(g, "delivered_pct", p.deliveredPct());
+        nullableNumber(g, "rtt_first_half_mean_ms", p.rttFirstHalfMeanMs());
+        nullableNumber(g, "rtt_second_half_mean_ms", p.rttSecondHalfMeanMs());
+        g.writeBooleanField("backlog_growing", p.backlogGrowing());
+        g.writeBooleanField("ok_strict", p.okStrict());
+        nullableNumber(g, "steal_pct", p.stealPct());
         g.writeEndObject();
     }
 

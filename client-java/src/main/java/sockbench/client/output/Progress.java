@@ -49,9 +49,11 @@ public final class Progress {
         } else if (!capacityFromOverload) {
             capacityEstimate = Math.max(capacityEstimate, p.receivedPerS());
         }
-        err.printf(Locale.ROOT, "  N=%-5d rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s  ETA %s%n",
-                n, p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()), fmt(p.rtt().p99()),
-                p.state().jsonName(), p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
+        err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s%s%s  ETA %s%n",
+                n, p.phase().jsonName(), p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()),
+                fmt(p.rtt().p99()), p.state().jsonName(), p.okStrict() ? " strict-ok" : "",
+                p.backlogGrowing() ? " BACKLOG-GROWING" : "",
+                p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
                 pendingDiagnostics, eta(n, p.targetRate()));
         pendingDiagnostics = "";
     }
@@ -64,11 +66,20 @@ public final class Progress {
         pendingDiagnostics = String.format(Locale.ROOT, "  %.1f msg/read", messagesPerRead);
     }
 
-    public void levelDone(int n, SaturationPoint sat, String endReason) {
-        err.printf(Locale.ROOT, "level %d done (%s): saturation %s%n", n, endReason,
-                sat == null ? "none (no ok point)"
-                        : String.format(Locale.ROOT, "%.0f received/s at %.1f sent/s, mean %.1f ms%s",
-                        sat.receivedPerS(), sat.sentPerS(), sat.rttMeanMs(), sat.clientBound() ? " (client-bound!)" : ""));
+    public void levelDone(int n, SaturationPoint sat, SaturationPoint strict, String endReason) {
+        err.printf(Locale.ROOT, "level %d done (%s): saturation %s; strict %s%n", n, endReason,
+                describe(sat, "no ok point"), describe(strict, "no strictly ok point"));
+    }
+
+    private static String describe(SaturationPoint sat, String none) {
+        if (sat == null) {
+            return "none (" + none + ")";
+        }
+        Double grid = sat.gridErrorPct();
+        return String.format(Locale.ROOT, "%.0f received/s at %.1f sent/s, mean %.1f ms%s%s",
+                sat.receivedPerS(), sat.sentPerS(), sat.rttMeanMs(),
+                grid == null ? "" : String.format(Locale.ROOT, ", knee within +%.1f %%", grid),
+                sat.clientBound() ? " (client-bound!)" : "");
     }
 
     public void warnings(List<String> warnings, boolean anyClientBound) {

@@ -11,10 +11,12 @@ import java.util.List;
  * @param connectS      time to open all connections, seconds
  * @param points        measured points in increasing target rate
  * @param saturation    the ok point with the highest received/s, or null
- * @param endReason     overloaded, max_rate, connect_failed or aborted
+ * @param saturationStrict the strictly ok point with the highest received/s, or null
+ * @param endReason     overloaded, saturated, max_rate, connect_failed or aborted
  */
 public record LevelResult(int concurrency, int connected, int connectErrors, double connectS,
-                          List<PointResult> points, SaturationPoint saturation, String endReason) {
+                          List<PointResult> points, SaturationPoint saturation,
+                          SaturationPoint saturationStrict, String endReason) {
 
     public LevelResult {
         points = List.copyOf(points);

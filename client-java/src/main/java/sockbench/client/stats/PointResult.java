@@ -23,15 +23,30 @@ import java.util.List;
  * @param state              ok, saturated or overloaded
  * @param clientBoundReasons why the point measures the client ({@code send_rate}, {@code client_cpu}); empty if it does not
  * @param outOfOrder         own copies that came back out of send order (not in the schema: reported as a warning)
+ * @param phase              ramp, confirm or refine (why the point was measured)
+ * @param order              position in the order measured within the level, from 0
+ * @param deliveredPct       100 × received / expectedReceived; null when nothing was expected
+ * @param rttFirstHalfMeanMs mean corrected RTT of own copies scheduled in the window's first half, ms; null without samples
+ * @param rttSecondHalfMeanMs the same for the second half, ms
+ * @param backlogGrowing     the second-half mean exceeds the first by more than the backlog rule allows ({@link PointRules})
+ * @param okStrict           ok, not backlog-growing, enough delivered, not client-bound ({@link PointRules#okStrict})
+ * @param stealPct           hypervisor steal over the window, percent of all CPU time; null when unreadable
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
                           long connectionErrors, LatencySummary rtt, LatencySummary rttUncorrected,
                           double clientCpuPct, Double serverCpuPct, Long serverRssBytes,
-                          PointState state, List<String> clientBoundReasons, long outOfOrder) {
+                          PointState state, List<String> clientBoundReasons, long outOfOrder,
+                          Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
+                          Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
+    }
+
+    /** True when the state is ok (mean corrected RTT below the ok threshold). */
+    public boolean ok() {
+        return state == PointState.OK;
     }
 
     /** True when the client could not keep up, so the point measures the client, not the server. */

@@ -49,4 +49,36 @@ public final class PointRules {
         }
         return reasons;
     }
+
+    /**
+     * Whether the server's queue grew during the window: the mean corrected RTT of the messages
+     * <em>due</em> in the window's second half exceeds the first half's by more than
+     * max({@code backlogMinMs}, {@code backlogRatio} × first-half mean). A window just above
+     * capacity can keep its overall mean under 200 ms while the queue grows; this catches it.
+     *
+     * @param firstHalfMeanMs  mean of the first half, ms (null without samples: no verdict, false)
+     * @param secondHalfMeanMs mean of the second half, ms
+     */
+    public static boolean backlogGrowing(Double firstHalfMeanMs, Double secondHalfMeanMs, SearchRules r) {
+        if (firstHalfMeanMs == null || secondHalfMeanMs == null) {
+            return false;
+        }
+        double allowed = Math.max(r.backlogMinMs(), r.backlogRatio() * firstHalfMeanMs);
+        return secondHalfMeanMs - firstHalfMeanMs > allowed;
+    }
+
+    /** 100 × received / expected, or null when nothing was expected. */
+    public static Double deliveredPct(long received, long expected) {
+        return expected <= 0 ? null : 100.0 * received / expected;
+    }
+
+    /**
+     * The strict verdict: ok by mean, and not backlog-growing, and at least
+     * {@code strictDeliveredPct} delivered inside the window, and not client-bound.
+     */
+    public static boolean okStrict(PointState state, boolean backlogGrowing, Double deliveredPct,
+                                   boolean clientBound, SearchRules r) {
+        return state == PointState.OK && !backlogGrowing && !clientBound
+                && deliveredPct != null && deliveredPct >= r.strictDeliveredPct();
+    }
 }

@@ -16,6 +16,7 @@ import sockbench.client.output.Progress;
 import sockbench.client.plan.Ramp;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.Phase;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.Thresholds;
@@ -84,6 +85,11 @@ class SweepIntegrationTest {
                 assertTrue(p.received() >= 0.7 * p.expectedReceived() && p.received() <= 1.3 * p.expectedReceived(),
                         "received " + p.received() + " vs expected " + p.expectedReceived());
                 assertEquals(PointState.OK, p.state());
+                assertEquals(Phase.RAMP, p.phase(), "all ok: no confirm or refine step");
+                assertNotNull(p.deliveredPct());
+                assertNotNull(p.rttFirstHalfMeanMs());
+                assertNotNull(p.rttSecondHalfMeanMs());
+                assertNotNull(p.stealPct(), "read from /proc/stat");
                 assertNotNull(p.rtt().mean());
                 assertTrue(p.rtt().mean() < 200, "loopback RTT is far below 200 ms: " + p.rtt().mean());
                 // Corrected RTT is measured from the earlier (scheduled) time: never below the uncorrected.
@@ -120,11 +126,14 @@ class SweepIntegrationTest {
             SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             LevelResult l = levels.get(0);
-            assertEquals(1, l.points().size(), "the level ends at the first overloaded point");
+            assertEquals(2, l.points().size(), "the first overloaded point, confirmed once on fresh connections, ends the level");
             PointResult p = l.points().get(0);
             assertEquals(PointState.OVERLOADED, p.state());
             assertEquals(p.expectedReceived(), p.lost());
+            assertEquals(Phase.CONFIRM, l.points().get(1).phase());
+            assertEquals(PointState.OVERLOADED, l.points().get(1).state());
             assertEquals("overloaded", l.endReason());
+            assertEquals(null, l.saturation());
         }
     }
 
@@ -146,12 +155,17 @@ class SweepIntegrationTest {
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             closer.join();
             LevelResult l = levels.get(0);
-            assertEquals(1, l.points().size());
             PointResult p = l.points().get(0);
             assertEquals(3, p.connectionErrors(), "c[3000,...] on each of the 3 sessions");
             assertEquals(PointState.OVERLOADED, p.state());
-            assertEquals("overloaded", l.endReason());
             assertFalse(p.clientBoundReasons().contains("send_rate"), "closed connections are not the client's fault");
+            // One lost window does not end the level: its re-run on fresh connections is fine.
+            PointResult confirm = l.points().get(1);
+            assertEquals(Phase.CONFIRM, confirm.phase());
+            assertEquals(p.targetRate(), confirm.targetRate());
+            assertEquals(PointState.OK, confirm.state());
+            assertEquals(0, confirm.connectionErrors());
+            assertEquals("max_rate", l.endReason());
         }
     }
 
@@ -174,11 +188,12 @@ class SweepIntegrationTest {
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             closer.join();
             List<PointResult> points = levels.get(0).points();
-            assertEquals(2, points.size(), "the first point is fine, the second sees the lost connections");
-            assertEquals(PointState.OK, points.get(0).state());
+            assertEquals(PointState.OK, points.get(0).state(), "the first point is fine, the second sees the lost connections");
             assertEquals(0, points.get(0).connectionErrors());
             assertEquals(3, points.get(1).connectionErrors());
             assertEquals(PointState.OVERLOADED, points.get(1).state());
+            assertEquals(Phase.CONFIRM, points.get(2).phase(), "then it is re-run on fresh connections");
+            assertEquals(0, points.get(2).connectionErrors());
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class PayloadTest {
@@ -12,15 +13,16 @@ class PayloadTest {
     void roundTripsAndPads() {
         StringBuilder b = new StringBuilder();
         Payload.append(b, 7, 1234, 98765, 123_456_789_012L, 123_456_789_999L, 64);
-        String s = b.toString();
-        assertEquals(64, s.length());
-        assertTrue(s.startsWith("7:1234:98765:123456789012:123456789999:x"));
+        String text = b.toString();
+        assertEquals(64, text.length());
+        assertTrue(text.startsWith("7:1234:98765:123456789012:123456789999:x"));
+        byte[] s = bytes(text);
         Payload.Fields f = new Payload.Fields();
-        int rest = Payload.parseHeader(s, 0, s.length(), f);
+        int rest = Payload.parseHeader(s, 0, s.length, f);
         assertTrue(rest > 0);
         assertEquals(7, f.epoch);
         assertEquals(1234, f.client);
-        assertTrue(Payload.parseTimes(s, rest, s.length(), f));
+        assertTrue(Payload.parseTimes(s, rest, s.length, f));
         assertEquals(98765, f.seq);
         assertEquals(123_456_789_012L, f.scheduledNs);
         assertEquals(123_456_789_999L, f.sentNs);
@@ -36,23 +38,29 @@ class PayloadTest {
 
     @Test
     void parsesASliceOfALargerBuffer() {
-        String frame = "a[\"3:4:5:6:7:xx\"]";
+        byte[] frame = bytes("a[\"3:4:5:6:7:xx\"]");
         Payload.Fields f = new Payload.Fields();
-        int rest = Payload.parseHeader(frame, 3, frame.length() - 2, f);
+        int rest = Payload.parseHeader(frame, 3, frame.length - 2, f);
         assertEquals(3, f.epoch);
         assertEquals(4, f.client);
-        assertTrue(Payload.parseTimes(frame, rest, frame.length() - 2, f));
+        assertTrue(Payload.parseTimes(frame, rest, frame.length - 2, f));
         assertEquals(7, f.sentNs);
     }
 
     @Test
     void foreignPayloadsAreRecognised() {
         Payload.Fields f = new Payload.Fields();
-        assertEquals(-1, Payload.parseHeader("hello", 0, 5, f));
-        assertEquals(-1, Payload.parseHeader("1:", 0, 2, f));
-        assertEquals(-1, Payload.parseHeader(":1:", 0, 3, f));
-        assertEquals(-1, Payload.parseHeader("1:x:", 0, 4, f));
-        int rest = Payload.parseHeader("1:2:zz", 0, 6, f);
-        assertFalse(Payload.parseTimes("1:2:zz", rest, 6, f));
+        assertEquals(-1, Payload.parseHeader(bytes("hello"), 0, 5, f));
+        assertEquals(-1, Payload.parseHeader(bytes("1:"), 0, 2, f));
+        assertEquals(-1, Payload.parseHeader(bytes(":1:"), 0, 3, f));
+        assertEquals(-1, Payload.parseHeader(bytes("1:x:"), 0, 4, f));
+        int rest = Payload.parseHeader(bytes("1:2:zz"), 0, 6, f);
+        assertFalse(Payload.parseTimes(bytes("1:2:zz"), rest, 6, f));
+        // an escaped payload (a server that escaped a character) is not ours either
+        assertEquals(-1, Payload.parseHeader(bytes("\\u0031:2:"), 0, 8, f));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

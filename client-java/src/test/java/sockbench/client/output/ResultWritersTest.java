@@ -40,6 +40,7 @@ import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointState;
+import sockbench.client.stats.Phase;
 import sockbench.client.stats.SaturationPoint;
 import sockbench.client.stats.Thresholds;
 import sockbench.client.testserver.BroadcastTestServer;
@@ -94,7 +95,7 @@ class ResultWritersTest {
         assertTrue(errors.isEmpty(), errors + "\n" + text);
 
         JsonNode root = MAPPER.readTree(text);
-        assertEquals("sockbench.result/1", root.get("schema").asText());
+        assertEquals("sockbench.result/2", root.get("schema").asText());
         assertEquals(2, root.get("levels").size());
         JsonNode p = root.get("levels").get(0).get("points").get(0);
         assertEquals(20.0, p.get("target_rate").asDouble());
@@ -107,7 +108,7 @@ class ResultWritersTest {
     static PointResult emptyPoint() {
         LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
         return new PointResult(1, 3, 0, 0, 0, 0, 0, 0, 0, none, none, 1.5, null, null,
-                PointState.OK, List.of("send_rate"), 0);
+                PointState.OK, List.of("send_rate"), 0, Phase.RAMP, 0, null, null, null, false, false, null);
     }
 
     static PointResult point(double rate, long samples, double meanMs) {
@@ -117,15 +118,16 @@ class ResultWritersTest {
         }
         LatencySummary l = LatencySummary.of(h);
         return new PointResult(rate, 3, samples, samples / 3.0, samples * 25, samples * 25 / 3.0, samples * 25, 0, 0,
-                l, l, 20, 55.5, 123456789L, PointState.OK, List.of(), 0);
+                l, l, 20, 55.5, 123456789L, PointState.OK, List.of(), 0, Phase.REFINE, 2, 100.0, meanMs, meanMs,
+                false, true, 0.4);
     }
 
     @Test
     void nullsWhereNothingWasMeasuredAreValid() throws Exception {
         SweepSettings settings = new SweepSettings(Profile.LEGACY.plan(), Thresholds.DEFAULT, 10, 64, 1);
         List<LevelResult> levels = List.of(
-                new LevelResult(25, 25, 0, 0.2, List.of(emptyPoint()), null, "aborted"),
-                new LevelResult(50, 0, 50, 10.0, List.of(), null, "connect_failed"));
+                new LevelResult(25, 25, 0, 0.2, List.of(emptyPoint()), null, null, "aborted"),
+                new LevelResult(50, 0, 50, 10.0, List.of(), null, null, "connect_failed"));
         String text = json(result(settings, levels, null, List.of(), List.of("a warning")));
         Set<ValidationMessage> errors = validate(text);
         assertTrue(errors.isEmpty(), errors + "\n" + text);
@@ -144,7 +146,7 @@ class ResultWritersTest {
     void theSchemaCatchesABrokenResult() throws Exception {
         SweepSettings settings = new SweepSettings(Profile.SMOKE.plan(), Thresholds.DEFAULT, 10, 64, 1);
         String text = json(result(settings, List.of(), null, List.of(), List.of()));
-        String broken = text.replace("\"schema\" : \"sockbench.result/1\"", "\"schema\" : \"other\"");
+        String broken = text.replace("\"schema\" : \"sockbench.result/2\"", "\"schema\" : \"other\"");
         assertTrue(!broken.equals(text) && !validate(broken).isEmpty(), "validation must be able to fail");
     }
 
@@ -152,8 +154,8 @@ class ResultWritersTest {
     void legacyCsvAndFlot(@TempDir Path dir) throws Exception {
         SweepSettings settings = new SweepSettings(Profile.SMOKE.plan(), Thresholds.DEFAULT, 10, 64, 1);
         List<PointResult> points = List.of(point(20, 60, 2.5), point(40, 120, 3));
-        List<LevelResult> levels = List.of(new LevelResult(25, 25, 0, 0.1, points, SaturationPoint.of(points), "max_rate"),
-                new LevelResult(50, 50, 0, 0.1, List.of(emptyPoint()), null, "overloaded"));
+        List<LevelResult> levels = List.of(new LevelResult(25, 25, 0, 0.1, points, SaturationPoint.of(points), SaturationPoint.strict(points), "max_rate"),
+                new LevelResult(50, 50, 0, 0.1, List.of(emptyPoint()), null, null, "overloaded"));
         RunResult r = result(settings, levels, null, List.of(), List.of());
 
         Path csv = dir.resolve("out.csv");

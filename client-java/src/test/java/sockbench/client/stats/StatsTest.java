@@ -70,7 +70,8 @@ class StatsTest {
 
     static PointResult point(double rate, double received, PointState state, boolean clientBound) {
         return new PointResult(rate, 3, (long) (rate * 3), rate, (long) (received * 3), received, 0, 0, 0,
-                withMean(5), withMean(4), 10, null, null, state, clientBound ? List.of("client_cpu") : List.of(), 0);
+                withMean(5), withMean(4), 10, null, null, state, clientBound ? List.of("client_cpu") : List.of(), 0,
+                Phase.RAMP, 0, 100.0, 5.0, 5.0, false, state == PointState.OK && !clientBound, null);
     }
 
     @Test

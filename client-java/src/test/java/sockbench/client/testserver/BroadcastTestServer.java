@@ -144,6 +144,16 @@ public final class BroadcastTestServer extends WebSocketServer implements AutoCl
     }
 
     /** Sessions currently open. */
+    /** Sends one text frame with exactly these payload bytes to every session (no UTF-8 check: tests send bad ones). */
+    public void sendTextBytes(byte[] payload) {
+        for (WebSocket c : getConnections()) {
+            org.java_websocket.framing.TextFrame f = new org.java_websocket.framing.TextFrame();
+            f.setPayload(ByteBuffer.wrap(payload));
+            f.setFin(true);
+            c.sendFrame(f);
+        }
+    }
+
     public int sessions() {
         return framed.size() + raw.size();
     }

@@ -1,0 +1,151 @@
+package sockbench.client.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoublePredicate;
+import org.junit.jupiter.api.Test;
+import sockbench.client.plan.Ramp;
+import sockbench.client.plan.SweepPlan;
+import sockbench.client.stats.LatencySummary;
+import sockbench.client.stats.Phase;
+import sockbench.client.stats.PointResult;
+import sockbench.client.stats.PointRules;
+import sockbench.client.stats.PointState;
+import sockbench.client.stats.SaturationPoint;
+import sockbench.client.stats.SearchRules;
+
+/** The confirm/refine rules, driven by a model server whose capacity is known. */
+class SaturationSearchTest {
+
+    static final SweepPlan PLAN = new SweepPlan("custom", List.of(10), Ramp.GEOMETRIC, 2.0, 100, 1, 0, 0, 1e6);
+
+    static PointResult point(double rate, PointState state, Phase phase) {
+        LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
+        return new PointResult(rate, 1, (long) rate, rate, (long) rate * 10, rate * 10, (long) rate * 10, 0, 0,
+                none, none, 10, null, null, state, List.of(), 0, phase, 0, 100.0, null, null, false,
+                state == PointState.OK, null);
+    }
+
+    /** Runs a whole level against {@code ok}: a rate is ok when it returns true. */
+    static List<PointResult> run(SearchRules rules, DoublePredicate ok, List<String> endReason) {
+        SaturationSearch s = new SaturationSearch(PLAN, rules, 10);
+        List<PointResult> points = new ArrayList<>();
+        SaturationSearch.Step step = s.first();
+        while (step != null && points.size() < 100) {
+            PointState st = ok.test(step.rate()) ? PointState.OK
+                    : step.rate() > 5000 ? PointState.OVERLOADED : PointState.SATURATED;
+            PointResult p = point(step.rate(), st, step.phase());
+            assertEquals(step.phase() != Phase.RAMP, step.fresh(), "confirm and refine steps use fresh connections");
+            points.add(p);
+            step = s.next(p);
+        }
+        endReason.add(s.endReason());
+        return points;
+    }
+
+    @Test
+    void theFirstBadPointIsConfirmedThenTheKneeIsBisectedThreeTimes() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(SearchRules.DEFAULT, r -> r < 1000, end);
+        // grid 100, 200, 400, 800 ok; 1600 bad; confirm 1600 bad; refine sqrt(800*1600)=1131 bad, then 951 ok, 1037 bad
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0, 1600.0), points.subList(0, 6).stream()
+                .map(PointResult::targetRate).toList());
+        assertEquals(Phase.CONFIRM, points.get(5).phase());
+        List<PointResult> refine = points.subList(6, points.size());
+        assertEquals(3, refine.size());
+        refine.forEach(p -> assertEquals(Phase.REFINE, p.phase()));
+        assertEquals(Math.sqrt(800 * 1600), refine.get(0).targetRate(), 1e-6);
+        assertEquals("saturated", end.get(0));
+        SaturationPoint sat = SaturationPoint.of(points);
+        // The bracket after three steps is 2^(1/8) wide: about 9 %, instead of the grid's 100 %.
+        assertTrue(sat.targetRate() < 1000 && sat.upperTargetRate() > 1000, sat.toString());
+        assertEquals(100 * (Math.pow(2, 1.0 / 8) - 1), sat.gridErrorPct(), 1e-6);
+    }
+
+    @Test
+    void aStallThatDoesNotReproduceDoesNotEndTheLevel() {
+        int[] calls = {0};
+        List<String> end = new ArrayList<>();
+        // 400 fails once (a loopback stall), then is fine; the true limit is 1000.
+        List<PointResult> points = run(SearchRules.DEFAULT, r -> {
+            if (r == 400 && calls[0]++ == 0) {
+                return false;
+            }
+            return r < 1000;
+        }, end);
+        assertEquals(Phase.CONFIRM, points.get(3).phase());
+        assertEquals(PointState.OK, points.get(3).state());
+        assertEquals(800.0, points.get(4).targetRate(), "the ramp goes on after an ok confirm");
+        assertTrue(SaturationPoint.of(points).targetRate() > 800);
+    }
+
+    @Test
+    void refineAndConfirmCanBeTurnedOff() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(SearchRules.DEFAULT.withRefineSteps(0).withConfirm(false), r -> r < 1000, end);
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0), points.stream().map(PointResult::targetRate).toList());
+        assertEquals(100.0, SaturationPoint.of(points).gridErrorPct(), 1e-9);
+    }
+
+    @Test
+    void aLevelBadFromItsFirstPointEndsAfterTheConfirmationWithoutRefining() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(SearchRules.DEFAULT, r -> false, end);
+        assertEquals(2, points.size(), "grid point and its confirmation");
+        assertNull(SaturationPoint.of(points));
+        assertEquals("saturated", end.get(0));
+    }
+
+    @Test
+    void theMaxRateEndsALevelThatNeverSaturates() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(SearchRules.DEFAULT, r -> true, end);
+        assertEquals("max_rate", end.get(0));
+        assertTrue(points.stream().allMatch(p -> p.phase() == Phase.RAMP));
+    }
+
+    @Test
+    void backlogGrowingRule() {
+        SearchRules r = SearchRules.DEFAULT;
+        assertFalse(PointRules.backlogGrowing(10.0, 30.0, r), "+20 ms is not more than max(20, 5)");
+        assertTrue(PointRules.backlogGrowing(10.0, 30.1, r));
+        assertFalse(PointRules.backlogGrowing(100.0, 150.0, r), "+50 % is not more than 50 %");
+        assertTrue(PointRules.backlogGrowing(100.0, 150.1, r));
+        assertFalse(PointRules.backlogGrowing(100.0, 20.0, r), "a shrinking queue is fine");
+        assertFalse(PointRules.backlogGrowing(null, 500.0, r), "no verdict without samples");
+    }
+
+    @Test
+    void strictOkNeedsEveryCondition() {
+        SearchRules r = SearchRules.DEFAULT;
+        assertTrue(PointRules.okStrict(PointState.OK, false, 97.0, false, r));
+        assertFalse(PointRules.okStrict(PointState.SATURATED, false, 100.0, false, r), "mean over 200 ms");
+        assertFalse(PointRules.okStrict(PointState.OK, true, 100.0, false, r), "backlog growing");
+        assertFalse(PointRules.okStrict(PointState.OK, false, 96.9, false, r), "under 97 % delivered");
+        assertFalse(PointRules.okStrict(PointState.OK, false, 100.0, true, r), "client-bound");
+        assertFalse(PointRules.okStrict(PointState.OK, false, null, false, r), "nothing expected");
+        assertEquals(50.0, PointRules.deliveredPct(5, 10));
+        assertNull(PointRules.deliveredPct(0, 0));
+    }
+
+    @Test
+    void strictSaturationIsBracketedByTheFirstStrictFailureAbove() {
+        List<PointResult> pts = new ArrayList<>();
+        pts.add(point(100, PointState.OK, Phase.RAMP));
+        pts.add(point(200, PointState.OK, Phase.RAMP));
+        LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
+        // ok by mean but backlog growing: not strict
+        pts.add(new PointResult(300, 1, 300, 300, 3000, 3000, 3000, 0, 0, none, none, 10, null, null, PointState.OK,
+                List.of(), 0, Phase.REFINE, 3, 100.0, 10.0, 90.0, true, false, 0.1));
+        pts.add(point(400, PointState.SATURATED, Phase.RAMP));
+        assertEquals(300, SaturationPoint.of(pts).targetRate());
+        assertEquals(400, SaturationPoint.of(pts).upperTargetRate());
+        assertEquals(200, SaturationPoint.strict(pts).targetRate());
+        assertEquals(300, SaturationPoint.strict(pts).upperTargetRate());
+    }
+}
