@@ -3,7 +3,8 @@
 
 SITE_DIR   := $(ROOT)/site
 SITE_STAMP := $(STAMPS)/setup-site-npm
-# Where `make site` reads result files: RESULTS/*.json and RESULTS/reference/*.json.
+# Where `make site` reads result files: RESULTS/*.json and RESULTS/reference/*.json,
+# plus the historic run sets RESULTS/historic/<set>/*.json (e.g. the 2011 benchmark).
 RESULTS    ?= $(ROOT)/results
 
 SETUP_TARGETS += setup-site
@@ -28,7 +29,8 @@ $(SITE_STAMP): $(SITE_DIR)/package-lock.json $(SITE_DIR)/package.json | $(STAMPS
 site: $(SITE_STAMP)
 	node $(SITE_DIR)/build/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
 
-# Unit tests beside the code they test, then the browser tests; files are
-# named explicitly because node --test would also run the helpers in test/.
+# Unit tests beside the code they test (the 2011 converter's beside it in
+# results/historic/), then the browser tests; files are named explicitly
+# because node --test would also run the helpers in test/.
 test-site: setup-site
-	cd $(SITE_DIR) && node --test build/*.test.js src/js/*.test.js test/*.test.js
+	cd $(SITE_DIR) && node --test build/*.test.js src/js/*.test.js ../results/historic/*.test.js test/*.test.js

@@ -8,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const { readResults } = require('./read-results');
 const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES, vendorSource } = require('./vendor-files');
+const { methodologyPage } = require('./methodology-page');
 
 const SITE_DIR = path.join(__dirname, '..');
 const REPO_DIR = path.join(SITE_DIR, '..');
@@ -16,21 +17,26 @@ const PAGE_SOURCE_DIR = path.join(SITE_DIR, 'src');
 const OUTPUT_MARKER = '.sockbench-site';
 const VENDOR_PLACEHOLDER = '<!-- sockbench:vendor-scripts -->';
 
-const USAGE = `usage: node build/build-site.js [--results DIR] [--out DIR] [--schema FILE]
-  --results DIR   result files to read: DIR/*.json and DIR/reference/*.json (default: <repo>/results)
+const README_PATH = path.join(REPO_DIR, 'README.md');
+
+const USAGE = `usage: node build/build-site.js [--results DIR] [--out DIR] [--schema FILE] [--historic-schema FILE]
+  --results DIR   result files to read: DIR/*.json and DIR/reference/*.json, and the historic
+                  run sets DIR/historic/<set>/*.json (default: <repo>/results)
   --out DIR       output directory, replaced on every build (default: site/dist)
-  --schema FILE   JSON Schema the files must match (default: <repo>/results/schema.json)`;
+  --schema FILE   JSON Schema the result files must match (default: <repo>/results/schema.json)
+  --historic-schema FILE  JSON Schema of the historic files (default: <repo>/results/historic/schema.json)`;
 
 function parseArgs(argv) {
   const options = {
     results: path.join(REPO_DIR, 'results'),
     out: path.join(SITE_DIR, 'dist'),
     schema: path.join(REPO_DIR, 'results', 'schema.json'),
+    historicSchema: path.join(REPO_DIR, 'results', 'historic', 'schema.json'),
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === '--help') return { help: true };
-    const key = { '--results': 'results', '--out': 'out', '--schema': 'schema' }[flag];
+    const key = { '--results': 'results', '--out': 'out', '--schema': 'schema', '--historic-schema': 'historicSchema' }[flag];
     if (!key) throw new UsageError(`unknown argument: ${flag}`);
     const value = argv[++i];
     if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
@@ -97,16 +103,19 @@ function rawHref(source) {
 
 /**
  * Builds the site. Returns what was built, for the CLI summary and for tests.
- * @param {{results: string, out: string, schema: string}} options absolute paths
+ * @param {{results: string, out: string, schema: string, historicSchema?: string}} options
+ *   absolute paths; historicSchema defaults to results/historic/schema.json
  */
 function buildSite(options) {
-  const { runs, errors } = readResults(options.results, options.schema);
+  const historicSchema = options.historicSchema || path.join(REPO_DIR, 'results', 'historic', 'schema.json');
+  const { runs, historic, errors } = readResults(options.results, options.schema, historicSchema);
   prepareOutputDir(options.out);
   copyVendorFiles(options.out);
   copyPageSources(options.out);
+  fs.writeFileSync(path.join(options.out, 'methodology.html'), methodologyPage(README_PATH));
 
   // Raw files are copied byte for byte (broken ones too, so readers can see why they failed).
-  for (const { source } of [...runs, ...errors]) {
+  for (const { source } of [...runs, ...historic, ...errors]) {
     copyFile(path.join(options.results, ...source.split('/')), path.join(options.out, 'raw', ...source.split('/')));
   }
 
@@ -125,23 +134,40 @@ function buildSite(options) {
     source,
     raw_href: rawHref(source),
   }));
+  // Published data of earlier benchmarks (results/historic/): their own
+  // shape, listed apart from sockbench's runs so nothing counts them as one.
+  const historicEntries = historic.map(({ source, result }) => ({
+    run_id: result.run_id,
+    kind: 'historic',
+    label: result.label,
+    started_at: `${result.published_at}T00:00:00Z`,
+    server: result.server.name,
+    runtime: result.server.runtime,
+    runtime_version: result.server.runtime_version,
+    codec: result.server.codec,
+    mode: null,
+    hostname: result.machine.cpu_model,
+    source,
+    raw_href: rawHref(source),
+  }));
   const errorEntries = errors.map((error) => ({ ...error, raw_href: rawHref(error.source) }));
 
   // manifest.json is the machine-readable index; data/runs.js carries the
   // same plus every run's data as a script, so the page also works when
   // opened straight from disk (file:// forbids fetch()).
-  const manifest = { schema: 'sockbench.result/1', built_at: builtAt, runs: runEntries, errors: errorEntries };
+  const manifest = { schema: 'sockbench.result/1', built_at: builtAt, runs: runEntries, historic: historicEntries, errors: errorEntries };
   fs.writeFileSync(path.join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   const pageData = {
     ...manifest,
     runs: runEntries.map((entry, i) => ({ ...entry, result: runs[i].result })),
+    historic: historicEntries.map((entry, i) => ({ ...entry, result: historic[i].result })),
   };
   fs.mkdirSync(path.join(options.out, 'data'), { recursive: true });
   fs.writeFileSync(path.join(options.out, 'data', 'runs.js'),
     `// Generated by site/build/build-site.js at ${builtAt}. Do not edit.\n` +
     `window.SOCKBENCH_DATA = ${JSON.stringify(pageData)};\n`);
 
-  return { index: path.join(options.out, 'index.html'), runs: runEntries, errors: errorEntries };
+  return { index: path.join(options.out, 'index.html'), runs: runEntries, historic: historicEntries, errors: errorEntries };
 }
 
 function main() {
@@ -162,7 +188,8 @@ function main() {
     for (const error of built.errors) {
       process.stderr.write(`build-site: ${error.source}: ${error.problem}: ${error.details[0]}\n`);
     }
-    process.stdout.write(`site: ${built.runs.length} run(s), ${built.errors.length} file(s) with errors\n`);
+    process.stdout.write(`site: ${built.runs.length} run(s), ${built.historic.length} historic, ` +
+      `${built.errors.length} file(s) with errors\n`);
     process.stdout.write(`${built.index}\n`);
   } catch (err) {
     process.stderr.write(`build-site: ${err.message}\n`);

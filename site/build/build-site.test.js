@@ -80,7 +80,7 @@ test('CLI: prints the index path; usage errors exit 2; a missing results dir exi
   const out = path.join(tempDir(t), 'dist');
   const ok = spawnSync(process.execPath, [BUILD_SCRIPT, '--results', results, '--out', out], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.equal(ok.stdout, `site: 0 run(s), 0 file(s) with errors\n${path.join(out, 'index.html')}\n`);
+  assert.equal(ok.stdout, `site: 0 run(s), 0 historic, 0 file(s) with errors\n${path.join(out, 'index.html')}\n`);
 
   const typo = spawnSync(process.execPath, [BUILD_SCRIPT, '--result', results], { encoding: 'utf8' });
   assert.equal(typo.status, 2);
@@ -96,4 +96,46 @@ test('CLI: prints the index path; usage errors exit 2; a missing results dir exi
   const help = spawnSync(process.execPath, [BUILD_SCRIPT, '--help'], { encoding: 'utf8' });
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage: /);
+});
+
+const HISTORIC_DIR = path.join(__dirname, '..', '..', 'results', 'historic');
+
+test('historic run sets (results/historic/<set>/) are validated, published raw and listed apart from runs', (t) => {
+  const results = tempDir(t);
+  copyFixture(realFixtureNames()[0], results);
+  const sets = fs.readdirSync(HISTORIC_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  assert.ok(sets.includes('2011'), 'results/historic/2011 is committed');
+  const names = fs.readdirSync(path.join(HISTORIC_DIR, '2011')).filter((n) => n.endsWith('.json'));
+  fs.mkdirSync(path.join(results, 'historic', '2011'), { recursive: true });
+  for (const name of names) fs.copyFileSync(path.join(HISTORIC_DIR, '2011', name), path.join(results, 'historic', '2011', name));
+  // A broken historic file is listed as an error, like a broken result file.
+  fs.writeFileSync(path.join(results, 'historic', '2011', 'broken.json'), JSON.stringify({ schema: 'sockbench.historic/1' }));
+  const out = path.join(tempDir(t), 'dist');
+  const built = buildSite({ results, out, schema: SCHEMA_PATH });
+
+  assert.equal(built.runs.length, 1);
+  assert.deepEqual(built.historic.map((h) => h.source).sort(), names.map((n) => `historic/2011/${n}`).sort());
+  assert.ok(built.historic.every((h) => h.kind === 'historic'));
+  assert.deepEqual(built.errors.map((e) => e.source), ['historic/2011/broken.json']);
+  assert.match(built.errors[0].problem, /results\/historic\/schema.json/);
+  for (const name of names) {
+    assert.ok(fs.readFileSync(path.join(out, 'raw', 'historic', '2011', name)).equals(fs.readFileSync(path.join(HISTORIC_DIR, '2011', name))), name);
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  assert.equal(manifest.historic.length, names.length);
+  assert.equal(manifest.runs.length, 1, 'historic runs are not sockbench runs');
+});
+
+test('methodology.html is the README\'s Methodology section, with the anchor the summary links to', (t) => {
+  const out = path.join(tempDir(t), 'dist');
+  buildSite({ results: tempDir(t), out, schema: SCHEMA_PATH });
+  const html = fs.readFileSync(path.join(out, 'methodology.html'), 'utf8');
+  assert.match(html, /<h1 id="methodology">Methodology<\/h1>/);
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const { sectionOf } = require('./methodology-page');
+  const firstSentence = sectionOf(readme, 'Methodology').split('\n')[0].replace(/\*\*/g, '');
+  assert.ok(html.replace(/<[^>]+>/g, '').includes(firstSentence.replace(/\*\*[^*]+\*\*\s*/, '').slice(0, 30)),
+    'the page carries the README text');
+  assert.ok(!/https?:\/\//.test(html), 'no network references');
+  assert.ok(!/<script/.test(html));
 });

@@ -42,4 +42,25 @@ function findResultFiles(resultsDir) {
   }));
 }
 
-module.exports = { findResultFiles };
+/**
+ * Historic run sets: every *.json in each subdirectory of DIR/historic/
+ * (e.g. historic/2011/), published charts of earlier benchmarks in their
+ * own shape (results/historic/schema.json), never sockbench result files.
+ * @param {string} resultsDir
+ * @returns {{absolute: string, relative: string}[]} by set, then name
+ */
+function findHistoricFiles(resultsDir) {
+  const historicDir = path.join(resultsDir, 'historic');
+  let sets;
+  try {
+    sets = fs.readdirSync(historicDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch (err) {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  }
+  return sets.flatMap((set) => jsonFilesIn(path.join(historicDir, set))
+    .filter((name) => name !== SCHEMA_FILE_NAME)
+    .map((name) => ({ absolute: path.join(historicDir, set, name), relative: `historic/${set}/${name}` })));
+}
+
+module.exports = { findResultFiles, findHistoricFiles };

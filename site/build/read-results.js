@@ -4,22 +4,34 @@
 // lists while the other runs render.
 
 const fs = require('fs');
-const { findResultFiles } = require('./find-result-files');
+const { findResultFiles, findHistoricFiles } = require('./find-result-files');
 const { createResultValidator } = require('./validate-results');
 
 /**
  * @param {string} resultsDir directory holding result files (see find-result-files.js)
  * @param {string} schemaPath results/schema.json
+ * @param {string} [historicSchemaPath] results/historic/schema.json; when
+ *   given, DIR/historic/<set>/*.json are read too and returned as `historic`
  * @returns {{runs: {source: string, result: object}[],
+ *            historic: {source: string, result: object}[],
  *            errors: {source: string, problem: string, details: string[]}[]}}
  */
-function readResults(resultsDir, schemaPath) {
-  const validate = createResultValidator(schemaPath);
-  const runs = [];
+function readResults(resultsDir, schemaPath, historicSchemaPath) {
   const errors = [];
   const sourceOfRunId = new Map();
+  const runs = readKind(findResultFiles(resultsDir), createResultValidator(schemaPath),
+    'does not match results/schema.json', errors, sourceOfRunId);
+  const historic = historicSchemaPath
+    ? readKind(findHistoricFiles(resultsDir), createResultValidator(historicSchemaPath),
+      'does not match results/historic/schema.json (sockbench.historic/1)', errors, sourceOfRunId)
+    : [];
+  return { runs, historic, errors };
+}
 
-  for (const file of findResultFiles(resultsDir)) {
+// Reads one kind of file; run ids are unique across kinds (they name pages).
+function readKind(files, validate, schemaProblem, errors, sourceOfRunId) {
+  const runs = [];
+  for (const file of files) {
     let data;
     try {
       data = JSON.parse(fs.readFileSync(file.absolute, 'utf8'));
@@ -32,7 +44,7 @@ function readResults(resultsDir, schemaPath) {
     if (messages.length > 0) {
       errors.push({
         source: file.relative,
-        problem: 'does not match results/schema.json (sockbench.result/1)',
+        problem: schemaProblem,
         details: messages,
       });
       continue;
@@ -50,7 +62,7 @@ function readResults(resultsDir, schemaPath) {
     sourceOfRunId.set(data.run_id, file.relative);
     runs.push({ source: file.relative, result: data });
   }
-  return { runs, errors };
+  return runs;
 }
 
 module.exports = { readResults };

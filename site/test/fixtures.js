@@ -52,6 +52,36 @@ function derivedRun(result) {
   return { derived, flagged };
 }
 
+/**
+ * A real run given the repeated-run fields of sockbench.result/2 (issue 16:
+ * `repetitions` and `saturation.spread`), to check that the site draws and
+ * words a spread. Shape only, no number invented: the median is the level's
+ * real saturation figure, and min/max are the received rates of the ramp
+ * points measured just below and just above it in the same level (what the
+ * neighbouring steps of that server actually delivered). Replace with a real
+ * REPEAT=3 fixture once `make bench` writes one.
+ */
+function repeatedRun(result) {
+  const repeated = JSON.parse(JSON.stringify(result));
+  repeated.run_id = `${result.run_id}-repeated`;
+  repeated.label = `${result.label} (spread check)`;
+  const spreadLevels = [];
+  for (const level of repeated.levels) {
+    if (!level.saturation) continue;
+    const i = level.points.findIndex((p) => p.state === 'ok' && p.received_per_s === level.saturation.received_per_s);
+    const below = level.points[i - 1];
+    const above = level.points[i + 1];
+    if (!below || !above) continue;
+    const median = level.saturation.received_per_s;
+    const [min, max] = [below.received_per_s, above.received_per_s].sort((a, b) => a - b);
+    if (!(min <= median && median <= max)) continue;
+    level.repetitions = 3;
+    level.saturation.spread = { min, median, max };
+    spreadLevels.push(level);
+  }
+  return { repeated, spreadLevels };
+}
+
 function hasTwoMeasuredPoints(level) {
   return level.points.filter((p) => p.rtt_ms.mean != null).length >= 2;
 }
@@ -73,4 +103,4 @@ function expectedRttAt(points, field, stat, x, logX) {
   return null;
 }
 
-module.exports = { FIXTURES_DIR, brokenFiles, realRuns, derivedRun, hasTwoMeasuredPoints, expectedRttAt };
+module.exports = { FIXTURES_DIR, brokenFiles, realRuns, derivedRun, repeatedRun, hasTwoMeasuredPoints, expectedRttAt };

@@ -35,6 +35,35 @@ function resultsDirWith(name, files) {
   return dir;
 }
 
+const HISTORIC_DIR = path.join(SITE_DIR, '..', 'results', 'historic');
+
+/**
+ * A results directory under test-output/<name>/ laid out like results/: the
+ * files of `fixturesDir` copied byte for byte (raw links are checked against
+ * them), `extra` files (name → JSON value, e.g. a derived run) and the
+ * committed historic run sets (results/historic/<set>/*.json).
+ */
+function resultsDirWithHistoric(name, fixturesDir, extra = {}) {
+  const dir = resultsDirWith(name, extra);
+  for (const file of fs.readdirSync(fixturesDir)) {
+    if (file.endsWith('.json')) fs.copyFileSync(path.join(fixturesDir, file), path.join(dir, file));
+  }
+  for (const set of fs.readdirSync(HISTORIC_DIR, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    fs.mkdirSync(path.join(dir, 'historic', set.name), { recursive: true });
+    for (const file of fs.readdirSync(path.join(HISTORIC_DIR, set.name)).filter((f) => f.endsWith('.json'))) {
+      fs.copyFileSync(path.join(HISTORIC_DIR, set.name, file), path.join(dir, 'historic', set.name, file));
+    }
+  }
+  return dir;
+}
+
+/** The committed historic documents, as the site reads them (for oracles). */
+function historicDocs() {
+  return fs.readdirSync(HISTORIC_DIR, { withFileTypes: true }).filter((e) => e.isDirectory())
+    .flatMap((set) => fs.readdirSync(path.join(HISTORIC_DIR, set.name)).filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(HISTORIC_DIR, set.name, f), 'utf8'))));
+}
+
 /**
  * @param {string} name directory under test-output/ for this file's build
  * @param {string} resultsDir what to build the site from
@@ -72,4 +101,4 @@ function screenshotPath(name) {
   return path.join(OUTPUT_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.png`);
 }
 
-module.exports = { SLOW, startSite, resultsDirWith, screenshotPath };
+module.exports = { SLOW, startSite, resultsDirWith, resultsDirWithHistoric, historicDocs, screenshotPath };

@@ -29,12 +29,18 @@ function probeChart(id) {
     colorPixels,
     series: plot.getData().map((s) => ({
       color: s.color,
-      lines: Boolean(s.lines.show),
+      role: s.sockbenchRole || null,
+      run: s.sockbenchRun || null,
+      level: s.sockbenchLevel == null ? null : s.sockbenchLevel,
+      dashes: s.lines.dashes || null,
+      hollow: s.points.show && s.points.fillColor === '#ffffff',
       symbol: s.points.show ? s.points.symbol : null,
       data: s.data,
       // where each point lands on the canvas, in CSS pixels
-      pixels: s.data.map(([x, y]) => [s.xaxis.p2c(x), s.yaxis.p2c(y)]),
+      // (null entries break a line into segments: see series.splitSegments)
+      pixels: s.data.map((p) => (p ? [s.xaxis.p2c(p[0]), s.yaxis.p2c(p[1])] : null)),
     })),
+    yaxis: { mode: plot.getAxes().yaxis.options.mode || 'linear', min: plot.getAxes().yaxis.min, max: plot.getAxes().yaxis.max },
     axisLabels: [...placeholder.querySelectorAll('.axisLabels')].map((n) => n.textContent),
     thresholdLabel: placeholder.querySelector('.threshold-label')?.textContent ?? null,
   };

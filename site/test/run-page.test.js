@@ -1,11 +1,12 @@
 'use strict';
 // Every fixture run's chart page (run.html?run=<id>) in headless Chromium:
-// both RTT charts, axis labels, threshold, legend checkboxes, the statistic
-// selector, the crosshair legend and point details.
+// both RTT charts, axis labels, threshold (mean only), saturation marks, card
+// stamps, legend checkboxes, the statistic selector, the crosshair legend,
+// point details, the shared y range; and a 2011 historic run's page.
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { SLOW, startSite, screenshotPath } = require('./harness');
+const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
 const { FIXTURES_DIR, realRuns, hasTwoMeasuredPoints, expectedRttAt } = require('./fixtures');
 const { openPage } = require('./browser');
 const { probeChart, probeThresholdLine, pointOnPage } = require('./page-probes');
@@ -13,7 +14,7 @@ const { msFromText, assertDrawn } = require('./checks');
 const format = require('../src/js/format');
 
 let site;
-before(async () => { site = await startSite('run-page', FIXTURES_DIR); }, SLOW);
+before(async () => { site = await startSite('run-page', resultsDirWithHistoric('run-page', FIXTURES_DIR)); }, SLOW);
 after(async () => { if (site) await site.close(); });
 
 test('the fixtures include a run the crosshair test can use', () => {
@@ -42,7 +43,14 @@ for (const run of realRuns) {
           const chart = await page.evaluate(probeChart, id);
           assertDrawn(chart, id);
           assert.deepEqual(chart.axisLabels.sort(), [xTitle, 'Mean round-trip time (ms)'].sort());
-          assert.equal(chart.series.filter((s) => s.lines).length, r.levels.filter((l) => l.points.some((p) => p.rtt_ms.mean != null)).length);
+          assert.equal(chart.series.filter((s) => s.role === 'points').length, r.levels.filter((l) => l.points.some((p) => p.rtt_ms.mean != null)).length);
+          // Every level with a saturation point has it ringed, where the file puts it.
+          const axisField = id === 'chart-sent' ? 'sent_per_s' : 'received_per_s';
+          const expectedMarks = r.levels.filter((l) => l.saturation).map((l) => {
+            const p = l.points.find((q) => q.state === 'ok' && q.received_per_s === l.saturation.received_per_s);
+            return [[p[axisField], p.rtt_ms.mean]];
+          });
+          assert.deepEqual(chart.series.filter((s) => s.role === 'saturation').map((s) => s.data), expectedMarks, `${id}: saturation marks`);
           assert.match(chart.thresholdLabel, new RegExp(`^${r.parameters.ok_mean_ms} ms saturation threshold`));
           const line = await page.evaluate(probeThresholdLine, [id, r.parameters.ok_mean_ms]);
           assert.ok(line.redShare > 0.4, `${id}: threshold line covers only ${Math.round(line.redShare * 100)}% of its row`);
@@ -51,6 +59,12 @@ for (const run of realRuns) {
         }
         const key = await page.innerText('#legend-sent');
         assert.ok(key.includes(clientBoundPoints ? `client-bound point (${clientBoundPoints})` : 'no client-bound points'));
+        // A cropped chart keeps its identity: name, runtime, mode and date on the card.
+        const stamp = await page.textContent('#stamp-sent');
+        for (const fact of [r.label, `${r.server.runtime} ${r.server.runtime_version}`, format.utcMinute(r.started_at)]) {
+          assert.ok(stamp.includes(fact), `card stamp lacks "${fact}": ${stamp}`);
+        }
+        assert.match(stamp, r.server.mode === 'fast' ? /mode fast \(coalesced\)/ : /mode .*\(one frame per message\)/);
         assert.deepEqual(page.problems, []);
       } finally {
         await page.close();
@@ -65,7 +79,7 @@ for (const run of realRuns) {
         const checkbox = page.locator('#legend-sent input[type=checkbox]:not([disabled])').first();
         const level = await checkbox.getAttribute('data-key');
         const before = await page.evaluate(probeChart, 'chart-sent');
-        const levelColor = before.series.find((s) => s.lines && JSON.stringify(s.data) === JSON.stringify(
+        const levelColor = before.series.find((s) => s.role === 'points' && JSON.stringify(s.data) === JSON.stringify(
           r.levels.find((l) => String(l.concurrency) === level).points
             .filter((p) => p.rtt_ms.mean != null).map((p) => [p.sent_per_s, p.rtt_ms.mean]))).color;
         assert.ok(before.colorPixels[levelColor] > 20);
@@ -73,7 +87,7 @@ for (const run of realRuns) {
         await checkbox.uncheck();
         for (const id of ['chart-sent', 'chart-received']) {
           const after = await page.evaluate(probeChart, id);
-          assert.equal(after.series.filter((s) => s.lines).length, before.series.filter((s) => s.lines).length - 1, id);
+          assert.equal(after.series.filter((s) => s.role === 'points').length, before.series.filter((s) => s.role === 'points').length - 1, id);
           assert.ok(!after.series.some((s) => s.color === levelColor), `${id} still has the hidden series`);
           assert.ok(after.colorPixels[levelColor] === undefined);
         }
@@ -88,6 +102,11 @@ for (const run of realRuns) {
         const expected = firstLevel.points.filter((p) => p.rtt_ms.p99 != null).map((p) => [p.sent_per_s, p.rtt_ms.p99]);
         assert.ok(p99.series.some((s) => JSON.stringify(s.data) === JSON.stringify(expected)), 'p99 series not plotted');
         assert.match(await page.evaluate(() => location.search), /stat=p99/);
+        // The 200 ms threshold is a mean threshold: no band or line on a percentile axis, and the legend says why.
+        assert.equal(p99.thresholdLabel, null);
+        const line = await page.evaluate(probeThresholdLine, ['chart-sent', r.parameters.ok_mean_ms]);
+        assert.ok(line.redShare < 0.2, `p99 axis still draws the threshold (${Math.round(line.redShare * 100)}% of its row red)`);
+        assert.match(await page.innerText('#legend-sent'), /no shading: the 200 ms threshold applies to mean RTT, not to p99/);
         assert.deepEqual(page.problems, []);
       } finally {
         await page.close();
@@ -106,14 +125,15 @@ for (const run of realRuns) {
         await page.waitForSelector('#chart-sent canvas.flot-base');
         const points = level.points.filter((p) => p.rtt_ms.mean != null);
         const valueCell = page.locator(`#legend-sent li[data-key="${level.concurrency}"] .legend-value`);
-        // Aim between the first two points, where the curve is defined, on a linear then a log rate axis.
-        for (const logX of [false, true]) {
-          if (logX) {
+        // Aim between the first two points, where the curve is defined, on a log (the default) then a linear rate axis.
+        assert.equal(await page.evaluate(() => window.jQuery('#chart-sent').data('plot').getAxes().xaxis.options.mode), 'log');
+        for (const logX of [true, false]) {
+          if (!logX) {
             await page.mouse.move(2, 2);
-            await page.selectOption('#x-scale-selector', 'log');
-            assert.match(await page.evaluate(() => location.search), /xscale=log/);
-            assert.equal(await page.evaluate(() => window.jQuery('#chart-sent').data('plot').getAxes().xaxis.options.mode), 'log');
-            assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent on a log rate axis');
+            await page.selectOption('#x-scale-selector', 'linear');
+            assert.match(await page.evaluate(() => location.search), /xscale=linear/);
+            assert.notEqual(await page.evaluate(() => window.jQuery('#chart-sent').data('plot').getAxes().xaxis.options.mode), 'log');
+            assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent on a linear rate axis');
           }
           const x = logX
             ? Math.sqrt(points[0].sent_per_s * points[1].sent_per_s)
@@ -128,7 +148,7 @@ for (const run of realRuns) {
           assert.ok(expected != null && shown != null, `value cell: "${await valueCell.innerText()}"`);
           assert.ok(Math.abs(shown - expected) <= Math.max(0.01, expected * 0.01),
             `${logX ? 'log' : 'linear'} axis: shown ${shown} ms, expected ${expected} ms`);
-          if (!logX) await page.screenshot({ path: screenshotPath(`run-${r.run_id}`), fullPage: true });
+          if (logX) await page.screenshot({ path: screenshotPath(`run-${r.run_id}`), fullPage: true });
         }
 
         // Right on a measured point, the details line shows that point's measurements.
@@ -149,5 +169,58 @@ for (const run of realRuns) {
         await page.close();
       }
     });
+  });
+}
+
+test('"same y range for all runs" gives every run page one RTT axis', SLOW, async () => {
+  const page = await openPage(site.browser);
+  try {
+    const axes = [];
+    for (const run of realRuns) {
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(run.result.run_id)}&yrange=all`);
+      await page.waitForSelector('#chart-sent canvas.flot-base');
+      assert.equal(await page.isChecked('#same-y-range'), true);
+      axes.push((await page.evaluate(probeChart, 'chart-sent')).yaxis);
+      assert.match(await page.textContent('#stamp-sent'), /y range shared by all runs/);
+    }
+    assert.ok(axes.every((a) => a.min === axes[0].min && a.max === axes[0].max), JSON.stringify(axes));
+    // The y axis spans every run's points: no fixture point lies outside it.
+    const all = realRuns.flatMap((run) => run.result.levels.flatMap((l) => l.points.map((p) => p.rtt_ms.mean))).filter((v) => v > 0);
+    assert.ok(axes[0].min <= Math.min(...all) && axes[0].max >= Math.max(...all));
+    await page.uncheck('#same-y-range');
+    assert.doesNotMatch(await page.evaluate(() => location.search), /yrange/);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.close();
+  }
+});
+
+for (const doc of historicDocs()) {
+  test(`2011 run page of ${doc.run_id}: the original's sent and received charts, mean RTT only`, SLOW, async () => {
+    const page = await openPage(site.browser);
+    try {
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(doc.run_id)}`);
+      await page.waitForSelector('#chart-received canvas.flot-base');
+      assert.equal(await page.textContent('#run-title'), doc.label);
+      for (const [id, key] of [['chart-sent', 'sent'], ['chart-received', 'received']]) {
+        const chart = await page.evaluate(probeChart, id);
+        assertDrawn(chart, `${doc.run_id} ${id}`);
+        const lines = chart.series.filter((s) => s.role === 'points');
+        assert.deepEqual(lines.map((s) => s.data), doc.levels.map((l) => l[key]), `${id}: the published series`);
+        assert.equal(chart.series.filter((s) => s.role === 'saturation').length, doc.levels.filter((l) => l.saturation).length);
+      }
+      assert.match(await page.textContent('#stamp-sent'), /one frame per message · published 2011-12-15 · Intel Core i7-2600K/);
+      const header = await page.innerText('#run-environment');
+      assert.match(header, /mean RTT only/);
+      assert.match(header, /results\/historic\/convert-2011\.js/);
+      assert.match(header, new RegExp(doc.source.repository));
+      const disabled = await page.$$eval('#stat-selector option', (options) => options.filter((o) => o.disabled).map((o) => o.value));
+      assert.deepEqual(disabled, ['p50', 'p99', 'p999']);
+      assert.equal(await page.locator('#level-table tbody tr').count(), doc.levels.length);
+      if (doc.run_id === '2011-pypy') await page.screenshot({ path: screenshotPath('run-2011-pypy'), fullPage: true });
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
   });
 }

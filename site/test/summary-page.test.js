@@ -1,54 +1,79 @@
 'use strict';
-// The summary page (index.html) built from site/test/fixtures: real result
-// files plus the deliberately broken invalid-*.json, in headless Chromium.
+// The summary page (index.html) built from site/test/fixtures (real result
+// files plus the deliberately broken invalid-*.json) and the committed 2011
+// historic set, in headless Chromium: charts, table, raw links, broken files,
+// the like-for-like default, groups and their explanations, the log toggle,
+// axes that follow the selection, and the 2011 overlay.
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { SLOW, startSite, screenshotPath } = require('./harness');
+const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
 const { FIXTURES_DIR, brokenFiles, realRuns } = require('./fixtures');
 const { openPage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
 const { httpGet, assertDrawn } = require('./checks');
 const format = require('../src/js/format');
 
+// The oracle for grouping, written from the result files' fields, not from the site's code.
+const coalesced = realRuns.filter((r) => r.result.server.mode === 'fast');
+const perMessage = realRuns.filter((r) => r.result.server.mode !== 'fast');
+const historic = historicDocs();
+const saturationData = (result) => result.levels.filter((l) => l.saturation).map((l) => [l.concurrency, l.saturation.received_per_s]);
+const pointsOf = (chart, runId) => chart.series.find((s) => s.role === 'points' && s.run === runId);
+
 let site;
-before(async () => { site = await startSite('summary-page', FIXTURES_DIR); }, SLOW);
+before(async () => { site = await startSite('summary-page', resultsDirWithHistoric('summary-page', FIXTURES_DIR)); }, SLOW);
 after(async () => { if (site) await site.close(); });
 
-describe('summary page built from the fixtures', () => {
-  test('draws both charts, lists every run with its raw JSON, lists the broken files', SLOW, async () => {
-    const page = await openPage(site.browser);
-    try {
-      await page.goto(`${site.origin}/index.html`);
-      await page.waitForSelector('#chart-saturation canvas.flot-base');
+async function openSummary(hash = '') {
+  const page = await openPage(site.browser);
+  await page.goto(`${site.origin}/index.html${hash}`);
+  await page.waitForSelector('#chart-saturation canvas.flot-base');
+  return page;
+}
 
+describe('summary page built from the fixtures and the 2011 set', () => {
+  test('draws both charts like for like by default, lists every run with its raw JSON, lists the broken files', SLOW, async () => {
+    const page = await openSummary();
+    try {
       const saturation = await page.evaluate(probeChart, 'chart-saturation');
       const rss = await page.evaluate(probeChart, 'chart-rss');
       assertDrawn(saturation, 'saturation chart');
       assertDrawn(rss, 'RSS chart');
       assert.deepEqual(saturation.axisLabels.sort(),
-        ['Concurrent connections (log scale)', 'Saturation throughput (received msgs/s)']);
-      assert.deepEqual(rss.axisLabels.sort(), ['Concurrent connections (log scale)', 'Peak server RSS (MiB)']);
+        ['Concurrent connections (log scale)', 'Saturation throughput (received msgs/s), log scale']);
+      assert.deepEqual(rss.axisLabels.sort(), ['Concurrent connections (log scale)', 'Server RSS (MiB)']);
 
-      // One line per run that has a saturation point / an RSS sample, computed from the raw files.
-      const withSaturation = realRuns.filter((r) => r.result.levels.some((l) => l.saturation));
-      const withRss = realRuns.filter((r) => r.result.levels.some((l) => l.points.some((p) => p.server_rss_bytes != null)));
-      assert.equal(saturation.series.filter((s) => s.lines).length, withSaturation.length);
-      assert.equal(rss.series.filter((s) => s.lines).length, withRss.length);
-      for (const run of withSaturation) {
-        const expected = run.result.levels.filter((l) => l.saturation).map((l) => [l.concurrency, l.saturation.received_per_s]);
-        assert.ok(saturation.series.some((s) => JSON.stringify(s.data) === JSON.stringify(expected)),
-          `saturation series of ${run.file} is not plotted as ${JSON.stringify(expected)}`);
+      // Like for like by default: exactly the one-frame-per-message runs, each plotted as its file says.
+      const plotted = saturation.series.filter((s) => s.role === 'points').map((s) => s.run).sort();
+      assert.deepEqual(plotted, perMessage.filter((r) => r.result.levels.some((l) => l.saturation)).map((r) => r.result.run_id).sort());
+      for (const run of perMessage.filter((r) => r.result.levels.some((l) => l.saturation))) {
+        assert.deepEqual(pointsOf(saturation, run.result.run_id).data, saturationData(run.result), run.file);
+      }
+      assert.equal(await page.getAttribute('#group-picks button[data-group="per-message"]', 'aria-pressed'), 'true');
+      assert.equal(await page.evaluate(() => location.hash), '', 'the default needs no hash');
+      for (const run of coalesced) {
+        assert.equal(await page.getAttribute(`#summary-table tbody[data-run-id="${run.result.run_id}"]`, 'class'), 'not-selected');
       }
 
       const tableRunIds = await page.$$eval('#summary-table tbody', (bodies) => bodies.map((b) => b.dataset.runId));
-      assert.deepEqual(tableRunIds.sort(), realRuns.map((r) => r.result.run_id).sort());
+      assert.deepEqual(tableRunIds.sort(), [...realRuns.map((r) => r.result.run_id), ...historic.map((h) => h.run_id)].sort());
       for (const run of realRuns) {
         const row = page.locator(`#summary-table tbody[data-run-id="${run.result.run_id}"]`);
         const text = await row.innerText();
         for (const fact of [run.result.machine.cpu_model, run.result.server.runtime_version]) {
           assert.ok(text.includes(fact), `table row of ${run.file} lacks "${fact}"`);
+        }
+        // The mode is named beside every figure, with its algorithm; single runs say so.
+        assert.match(text, run.result.server.mode === 'fast' ? /fast \(coalesced\)/ : /\(one frame per message\)/);
+        assert.match(text, /single run/);
+        // CPU at the saturation point, as the file records it there.
+        const level = run.result.levels.find((l) => l.saturation);
+        const point = level && level.points.find((p) => p.state === 'ok' && p.received_per_s === level.saturation.received_per_s);
+        if (point && point.server_cpu_pct != null) {
+          assert.ok(text.includes(`${format.trim(point.server_cpu_pct, 3)} % / ${format.trim(point.client_cpu_pct, 3)} %`),
+            `${run.file}: CPU at saturation not shown`);
         }
         const href = await row.locator('a.raw-link').getAttribute('href');
         const raw = await httpGet(new URL(href, `${site.origin}/index.html`).href);
@@ -59,6 +84,7 @@ describe('summary page built from the fixtures', () => {
       const listedErrors = await page.$$eval('#result-errors li.result-error', (items) => items.map((i) => i.dataset.source));
       assert.deepEqual(listedErrors.sort(), brokenFiles);
       assert.ok(await page.isVisible('#result-errors'));
+      assert.match(await page.innerText('#chart-rss + div, .chart-note'), /one server process that serves every level/);
 
       await page.screenshot({ path: screenshotPath('summary'), fullPage: true });
       assert.deepEqual(page.problems, []);
@@ -67,34 +93,133 @@ describe('summary page built from the fixtures', () => {
     }
   });
 
-  test('unticking a run removes it from the overlay; "All runs" brings it back; hover reads values', SLOW, async () => {
-    const page = await openPage(site.browser);
+  test('groups runs by algorithm, explains each on the page and links the methodology', SLOW, async () => {
+    const page = await openSummary();
     try {
-      await page.goto(`${site.origin}/index.html`);
+      const groups = await page.$$eval('#algorithm-groups .algorithm-group', (cards) => cards.map((c) => c.dataset.group));
+      assert.deepEqual(groups, ['per-message', ...(coalesced.length ? ['coalesced'] : []), 'historic-2011']);
+      const perMessageText = await page.innerText('.algorithm-group[data-group="per-message"]');
+      assert.match(perMessageText, /One frame per message/);
+      assert.match(perMessageText, /sockjs-node 0\.3\.24/);
+      assert.match(perMessageText, /--naive/);
+      if (coalesced.length) assert.match(await page.innerText('.algorithm-group[data-group="coalesced"]'), /coalesces every message/);
+      assert.match(await page.innerText('.algorithm-group[data-group="historic-2011"]'), /2011, i7-2600K, mean RTT only, one frame per message/);
+
+      const href = await page.getAttribute('.algorithm-group[data-group="per-message"] a', 'href');
+      assert.equal(href, 'methodology.html#methodology');
+      const methodology = await httpGet(new URL(href, `${site.origin}/index.html`).href);
+      assert.equal(methodology.status, 200);
+      assert.match(methodology.body.toString(), /id="methodology"/);
+      assert.match(methodology.body.toString(), /client must not be the bottleneck/);
+
+      // The quick pick switches groups: coalesced only, then back.
+      if (coalesced.length) {
+        await page.click('#group-picks button[data-group="coalesced"]');
+        const chart = await page.evaluate(probeChart, 'chart-saturation');
+        assert.deepEqual(chart.series.filter((s) => s.role === 'points').map((s) => s.run).sort(),
+          coalesced.map((r) => r.result.run_id).sort());
+        assert.match(await page.textContent('#stamp-saturation'), /coalesced/);
+      }
+      await page.click('#group-picks button[data-group="per-message"]');
+      assert.equal(await page.evaluate(() => location.hash), '');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('y axis is logarithmic by default, a toggle makes it linear, and the axes follow the selected runs', SLOW, async () => {
+    const page = await openSummary();
+    try {
+      const logChart = await page.evaluate(probeChart, 'chart-saturation');
+      assert.equal(logChart.yaxis.mode, 'log');
+      const likeForLikeTop = Math.max(...perMessage.flatMap((r) => saturationData(r.result).map((p) => p[1])));
+      assert.ok(logChart.yaxis.max >= likeForLikeTop, 'the axis shows the selected runs');
+      // 1-2-5 rounding above 110 % of the top selected figure: at most 2.75 × it.
+      assert.ok(logChart.yaxis.max <= likeForLikeTop * 2.75, `y max ${logChart.yaxis.max} does not follow the selection`);
+      if (coalesced.length) {
+        // Selecting the coalesced runs too stretches the axis to them (and only then).
+        await page.getByRole('button', { name: 'All runs' }).click();
+        const coalescedTop = Math.max(...coalesced.flatMap((r) => saturationData(r.result).map((p) => p[1])));
+        const allChart = await page.evaluate(probeChart, 'chart-saturation');
+        assert.ok(allChart.yaxis.max >= coalescedTop);
+        await page.click('#group-picks button[data-group="per-message"]');
+        assert.equal((await page.evaluate(probeChart, 'chart-saturation')).yaxis.max, logChart.yaxis.max);
+      }
+
+      await page.selectOption('#y-scale-selector', 'linear');
+      const linear = await page.evaluate(probeChart, 'chart-saturation');
+      assert.equal(linear.yaxis.mode, 'linear');
+      assert.equal(linear.yaxis.min, 0);
+      assert.ok(linear.axisLabels.includes('Saturation throughput (received msgs/s)'));
+      assert.match(await page.evaluate(() => location.hash), /y=linear/);
+      assertDrawn(linear, 'linear saturation chart');
+
+      // The scale survives a reload from the URL.
+      await page.reload();
       await page.waitForSelector('#chart-saturation canvas.flot-base');
-      const runId = realRuns[0].result.run_id;
+      assert.equal((await page.evaluate(probeChart, 'chart-saturation')).yaxis.mode, 'linear');
+      assert.equal(await page.inputValue('#y-scale-selector'), 'linear');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('2011 overlays today\'s like-for-like runs, hollow and labelled, with its own run page', SLOW, async () => {
+    const page = await openSummary();
+    try {
+      await page.getByRole('button', { name: 'One frame per message, today and 2011' }).click();
+      const chart = await page.evaluate(probeChart, 'chart-saturation');
+      for (const doc of historic) {
+        const points = pointsOf(chart, doc.run_id);
+        assert.ok(points, `${doc.run_id} not overlaid`);
+        assert.ok(points.hollow, `${doc.run_id}: 2011 points are drawn hollow`);
+        assert.deepEqual(points.data, doc.levels.filter((l) => l.saturation).map((l) => [l.concurrency, l.saturation.received_per_s]));
+      }
+      const legend = await page.innerText('#legend-saturation');
+      assert.match(legend, /2011 · sockjs-tornado · PyPy 1\.7/);
+      assert.match(legend, /2011 published data: hollow markers/);
+      await page.locator('#chart-saturation').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: screenshotPath('summary-with-2011'), fullPage: true });
+
+      const row = page.locator(`#summary-table tbody[data-run-id="${historic[0].run_id}"]`);
+      assert.match(await row.innerText(), /mean RTT only/);
+      const href = await row.locator('a.raw-link').getAttribute('href');
+      assert.equal((await httpGet(new URL(href, `${site.origin}/index.html`).href)).status, 200);
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('unticking a run removes it from the overlay; "All runs" brings it back; hover reads values and CPU', SLOW, async () => {
+    const page = await openSummary();
+    try {
+      const run = perMessage.find((x) => x.result.levels.some((l) => l.saturation));
+      const runId = run.result.run_id;
       const before = (await page.evaluate(probeChart, 'chart-saturation')).series.length;
       await page.locator(`#legend-saturation input[data-key="${runId}"]`).uncheck();
       const after = await page.evaluate(probeChart, 'chart-saturation');
-      const hadSaturation = realRuns[0].result.levels.some((l) => l.saturation);
-      assert.ok(hadSaturation ? after.series.length < before : after.series.length === before);
+      assert.ok(after.series.length < before);
       assert.equal(await page.locator(`#summary-table tbody[data-run-id="${runId}"]`).getAttribute('class'), 'not-selected');
       assert.equal(await page.isChecked(`#summary-table input[data-run-id="${runId}"]`), false);
       assert.ok((await page.evaluate(() => location.hash)).startsWith('#runs='));
 
-      // Hovering a concurrency level shows each run's saturation throughput there.
-      const run = realRuns.find((x) => x.result.levels.some((l) => l.saturation));
-      if (run) {
-        await page.getByRole('button', { name: 'All runs' }).click();
-        const level = run.result.levels.find((l) => l.saturation);
-        await page.locator('#chart-saturation').scrollIntoViewIfNeeded();
-        const target = await page.evaluate(pointOnPage, ['chart-saturation', level.concurrency, level.saturation.received_per_s]);
-        await page.mouse.move(target.clientX, target.clientY);
-        await page.waitForFunction(() => /connections/.test(document.querySelector('#legend-saturation .legend-caption').textContent));
-        assert.equal(await page.textContent('#legend-saturation .legend-caption'), `at ${level.concurrency} connections`);
-        assert.equal(await page.textContent(`#legend-saturation li[data-key="${run.result.run_id}"] .legend-value`),
-          `${format.rate(level.saturation.received_per_s)} msgs/s`);
-      }
+      // Hovering a concurrency level shows each run's saturation throughput there, and the CPU behind it.
+      await page.getByRole('button', { name: 'All runs' }).click();
+      const all = (await page.evaluate(probeChart, 'chart-saturation')).series.length;
+      const level = run.result.levels.find((l) => l.saturation);
+      await page.locator('#chart-saturation').scrollIntoViewIfNeeded();
+      const target = await page.evaluate(pointOnPage, ['chart-saturation', level.concurrency, level.saturation.received_per_s]);
+      await page.mouse.move(target.clientX, target.clientY);
+      await page.waitForFunction(() => /connections/.test(document.querySelector('#legend-saturation .legend-caption').textContent));
+      assert.equal(await page.textContent('#legend-saturation .legend-caption'), `at ${level.concurrency} connections`);
+      assert.equal(await page.textContent(`#legend-saturation li[data-key="${runId}"] .legend-value`),
+        `${format.rate(level.saturation.received_per_s)} msgs/s`);
+      const details = await page.innerText('#details-saturation');
+      assert.match(details, new RegExp(`${format.rate(level.saturation.received_per_s)} msgs/s, single run; server CPU`));
+      assert.match(details, /client CPU .*steal/);
 
       await page.getByRole('button', { name: 'None' }).click();
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, 0);
@@ -102,7 +227,7 @@ describe('summary page built from the fixtures', () => {
       assert.equal(await page.locator('#summary-table tbody:not(.not-selected)').count(), 0);
 
       await page.getByRole('button', { name: 'All runs' }).click();
-      assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, before);
+      assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, all);
       assert.equal(await page.isChecked(`#legend-saturation input[data-key="${runId}"]`), true);
       assert.deepEqual(page.problems, []);
     } finally {

@@ -1,20 +1,81 @@
 // Entry point of index.html: the summary across runs. Shows the friendly
 // "how to produce results" page when there are none, lists broken result
-// files, and lets the reader choose which runs the charts overlay.
+// files, explains the two broadcast algorithms and groups runs by them, and
+// lets the reader choose which runs the charts overlay (like for like first).
 (function (root) {
   'use strict';
 
-  const { siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell } = root.Sockbench;
+  const {
+    siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
+  } = root.Sockbench;
 
-  function renderQuickPicks(container, runs, selection) {
+  function button(text, onClick, dataset) {
+    const node = document.createElement('button');
+    node.type = 'button';
+    node.textContent = text;
+    Object.assign(node.dataset, dataset || {});
+    node.addEventListener('click', onClick);
+    return node;
+  }
+
+  /** One card per algorithm group present: what it is, how many runs, a button to show them. */
+  function renderGroupCards(container, groupIds, selection) {
     container.textContent = '';
-    for (const pick of quickPicks.quickPicks(runs)) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = pick.text;
-      button.addEventListener('click', () => selection.only(pick.ids));
-      container.appendChild(button);
+    for (const group of [...algorithm.GROUPS, algorithm.OTHER_GROUP]) {
+      const ids = groupIds.get(group.key);
+      if (!ids) continue;
+      const card = document.createElement('section');
+      card.className = 'algorithm-group';
+      card.dataset.group = group.key;
+      const title = document.createElement('h3');
+      title.textContent = `${group.title} (${ids.length} run${ids.length === 1 ? '' : 's'})`;
+      const text = document.createElement('p');
+      text.className = 'group-explanation';
+      text.textContent = `${group.explanation} `;
+      const link = document.createElement('a');
+      link.href = algorithm.METHODOLOGY_HREF;
+      link.textContent = 'How it is measured';
+      text.appendChild(link);
+      card.append(title, text);
+      container.appendChild(card);
     }
+  }
+
+  /**
+   * The group picks: like for like (the default), coalesced, like for like
+   * with 2011 overlaid, 2011 alone. Returns the default ids.
+   */
+  function groupPicks(groupIds) {
+    const perMessage = groupIds.get('per-message') || [];
+    const coalesced = groupIds.get('coalesced') || [];
+    const old = groupIds.get('historic-2011') || [];
+    const picks = [];
+    if (perMessage.length) picks.push({ key: 'per-message', text: 'Like for like: one frame per message', ids: perMessage });
+    if (coalesced.length) picks.push({ key: 'coalesced', text: 'Coalesced (fast modes)', ids: coalesced });
+    if (old.length && perMessage.length) picks.push({ key: 'per-message+2011', text: 'One frame per message, today and 2011', ids: [...perMessage, ...old] });
+    if (old.length) picks.push({ key: 'historic-2011', text: '2011 only (i7-2600K, mean RTT)', ids: old });
+    for (const [key, ids] of groupIds) {
+      if (key === 'other') picks.push({ key, text: 'Other modes', ids });
+    }
+    return picks;
+  }
+
+  function markActivePick(container, selection) {
+    const selected = selection.selected();
+    for (const node of container.querySelectorAll('button')) {
+      const ids = node.dataset.ids.split(',').filter(Boolean);
+      const active = ids.length === selected.size && ids.every((id) => selected.has(id));
+      node.classList.toggle('active', active);
+      node.setAttribute('aria-pressed', String(active));
+    }
+  }
+
+  /** Which groups the selection holds, for the chart stamps ("one frame per message · 5 runs"). */
+  function selectionStamp(runs, selection, builtAt) {
+    const chosen = runs.filter((run) => selection.isSelected(run.run_id));
+    const groups = [...new Set(chosen.map((run) => algorithm.groupByKey(algorithm.algorithmOf(run)).short))];
+    const mixed = groups.length > 1 && groups.some((g) => /coalesced/.test(g)) ? ' — MIXED ALGORITHMS, not like for like' : '';
+    return `${chosen.length} run(s): ${groups.join(' + ') || 'none'}${mixed} · y ${selection.yScale()} · built ${format.utcMinute(builtAt)}`;
   }
 
   function start() {
@@ -30,24 +91,54 @@
     }
 
     const runs = data.runs;
-    const labels = summaryFigures.distinctLabels(runs);
+    const allRuns = [...runs, ...data.historic];
+    const labels = [...summaryFigures.distinctLabels(runs), ...data.historic.map((run) => run.label)];
+    const groupIds = algorithm.idsByGroup(allRuns);
+    const picks = groupPicks(groupIds);
+    // Like for like by default; with no per-message run, the first group there is.
+    const defaultIds = picks.length ? picks[0].ids : runs.map((run) => run.run_id);
+
+    const groupPickBox = document.getElementById('group-picks');
+    const yScaleSelect = document.getElementById('y-scale-selector');
     const render = () => {
       const view = {
-        runs,
+        runs: allRuns,
         labels,
         isSelected: selection.isSelected,
         onToggleRun: (id, on) => selection.set(id, on),
+        yScale: selection.yScale(),
       };
-      summaryCharts.drawSummaryChart('saturation',
-        document.getElementById('chart-saturation'), document.getElementById('legend-saturation'), view);
-      summaryCharts.drawSummaryChart('rss',
-        document.getElementById('chart-rss'), document.getElementById('legend-rss'), view);
-      summaryTable.renderSummaryTable(document.getElementById('summary-table'), runs, labels, selection);
+      summaryCharts.drawSummaryChart('saturation', {
+        chart: document.getElementById('chart-saturation'),
+        legend: document.getElementById('legend-saturation'),
+        details: document.getElementById('details-saturation'),
+      }, view);
+      summaryCharts.drawSummaryChart('rss', {
+        chart: document.getElementById('chart-rss'),
+        legend: document.getElementById('legend-rss'),
+      }, view);
+      summaryTable.renderSummaryTable(document.getElementById('summary-table'), allRuns, labels, selection);
       document.getElementById('selection-count').textContent =
-        `${selection.selected().size} of ${runs.length} run(s) overlaid`;
+        `${selection.selected().size} of ${allRuns.length} run(s) overlaid`;
+      const stamp = selectionStamp(allRuns, selection, data.built_at);
+      document.getElementById('stamp-saturation').textContent = stamp;
+      document.getElementById('stamp-rss').textContent = stamp;
+      yScaleSelect.value = selection.yScale();
+      markActivePick(groupPickBox, selection);
     };
-    const selection = runSelection.createRunSelection(runs.map((r) => r.run_id), render);
-    renderQuickPicks(document.getElementById('quick-picks'), runs, selection);
+    const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render);
+
+    renderGroupCards(document.getElementById('algorithm-groups'), groupIds, selection);
+    for (const pick of picks) {
+      groupPickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { group: pick.key, ids: pick.ids.join(',') }));
+    }
+    const quickBox = document.getElementById('quick-picks');
+    quickBox.appendChild(button('All runs (mixes algorithms)', () => selection.only(allRuns.map((r) => r.run_id)), { ids: allRuns.map((r) => r.run_id).join(',') }));
+    quickBox.appendChild(button('None', () => selection.only([]), { ids: '' }));
+    for (const pick of quickPicks.quickPicks(runs).slice(2)) {
+      quickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { ids: pick.ids.join(',') }));
+    }
+    yScaleSelect.addEventListener('change', () => selection.setYScale(yScaleSelect.value));
     render();
   }
 

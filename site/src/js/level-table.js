@@ -1,5 +1,6 @@
 // Per-level table under a run's charts: how each concurrency level went
-// (connections, saturation point, why it ended, peak server memory).
+// (connections, saturation point with its spread, CPU there, memory, why it
+// ended). Works for historic runs too, where most columns are "—".
 (function (root) {
   'use strict';
 
@@ -10,8 +11,12 @@
     td.textContent = text;
     if (className) td.className = className;
     row.appendChild(td);
+    return td;
   }
 
+  const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
+
+  /** @param {object} result a result file, or the historic adapter's result shape */
   function renderLevelTable(table, result) {
     const points = new Map(result.levels.map((level) => [level.concurrency, level.points]));
     table.querySelector('tbody')?.remove();
@@ -21,12 +26,22 @@
       const levelPoints = points.get(f.concurrency);
       const clientBound = levelPoints.filter((p) => p.client_bound).length;
       cell(row, String(f.concurrency), 'num');
-      cell(row, `${f.connected}`, f.connected < f.concurrency ? 'num attention' : 'num');
+      cell(row, f.connected == null ? '—' : `${f.connected}`, f.connected != null && f.connected < f.concurrency ? 'num attention' : 'num');
       cell(row, String(levelPoints.length), 'num');
-      cell(row, f.saturation ? format.rate(f.saturation.received_per_s) : 'none ok', 'num');
+      const sat = cell(row, f.saturation ? format.rate(f.spread ? f.spread.median : f.saturation.received_per_s) : 'none ok', 'num');
+      if (f.saturation) {
+        const note = document.createElement('small');
+        note.className = 'spread';
+        note.textContent = f.spread && f.repetitions > 1
+          ? `median of ${f.repetitions}, range ${format.rate(f.spread.min)}–${format.rate(f.spread.max)}`
+          : 'single run';
+        sat.append(document.createElement('br'), note);
+      }
       cell(row, f.saturation ? format.rate(f.saturation.sent_per_s) : '—', 'num');
       cell(row, f.saturation ? format.ms(f.saturation.rtt_mean_ms) : '—', 'num');
-      cell(row, format.bytes(f.peakRssBytes), 'num');
+      const cpu = cell(row, f.saturation ? `${pct(f.serverCpuPct)} / ${pct(f.clientCpuPct)}` : '—', 'num');
+      if (f.stealPct != null) cpu.append(document.createElement('br'), Object.assign(document.createElement('small'), { textContent: `steal ${pct(f.stealPct)}` }));
+      cell(row, f.peakRssBytes == null ? '—' : `${format.bytes(f.rssAtStartBytes)} → ${format.bytes(f.peakRssBytes)}`, 'num');
       cell(row, clientBound ? `${clientBound} point(s)` : 'none', clientBound ? 'attention' : '');
       cell(row, f.endReason);
       body.appendChild(row);

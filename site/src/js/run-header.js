@@ -103,5 +103,42 @@
     }
   }
 
-  root.Sockbench.runHeader = { renderRunHeader };
+  /** The environment of a historic run: what the original publication says, and where the data came from. */
+  function renderHistoricHeader(container, run) {
+    const h = run.result;
+    container.textContent = '';
+    const facts = el('div', 'fact-groups');
+    facts.append(
+      factGroup('Server', [
+        ['implementation', h.server.sockjs ? h.server.name : `${h.server.name} (not SockJS)`],
+        ['runtime', `${h.server.runtime} ${h.server.runtime_version}`],
+        ['codec', h.server.codec ?? 'n/a'],
+        ['algorithm', h.method.algorithm],
+      ]),
+      factGroup('Machine (2011)', [
+        ['CPU', h.machine.cpu_model],
+        ['cores', h.machine.cores],
+        ['memory', h.machine.memory],
+        ['OS', h.machine.os],
+        ['pinning', h.machine.pinning],
+      ]),
+      factGroup('Method (2011)', [
+        ['statistic', `${h.method.statistic} RTT only (no percentiles, CPU or memory published)`],
+        ['RTT clock', h.method.rtt_clock],
+        ['ramp', h.method.ramp],
+        ['missing points', h.method.dropped_points],
+        ['level ended', h.method.level_end],
+        ['saturation', h.method.saturation_rule],
+      ]),
+      factGroup('Source', [
+        ['publication', h.source.publication],
+        ['repository', h.source.repository],
+        ['files', h.source.files.map((f) => `${h.source.directory}${f}`).join(', ')],
+        ['converted by', h.source.converted_by],
+      ]),
+    );
+    container.appendChild(facts);
+  }
+
+  root.Sockbench.runHeader = { renderRunHeader, renderHistoricHeader };
 })(self);

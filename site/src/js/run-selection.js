@@ -1,30 +1,33 @@
-// Which runs the summary overlays. Kept in the URL hash (#runs=id,id) so a
-// chosen comparison, e.g. this machine's PyPy vs CPython vs Node, can be
-// linked; no hash means every run.
+// Which runs the summary overlays, and its y-axis scale. Kept in the URL
+// hash (#runs=id,id&y=linear) so a chosen comparison can be linked; no
+// "runs" in the hash means the default pick (like for like).
 (function (root) {
   'use strict';
 
-  const HASH_PREFIX = '#runs=';
-
-  function idsFromHash(hash, allIds) {
-    if (!hash.startsWith(HASH_PREFIX)) return new Set(allIds);
-    const wanted = hash.slice(HASH_PREFIX.length).split(',').map(decodeURIComponent);
-    return new Set(allIds.filter((id) => wanted.includes(id)));
+  function parseHash(hash) {
+    return new URLSearchParams(hash.replace(/^#/, ''));
   }
 
   /**
    * @param {string[]} allIds every run id, in display order
+   * @param {string[]} defaultIds what is overlaid when the URL names nothing
    * @param {(selected: Set<string>) => void} onChange called after every change
    */
-  function createRunSelection(allIds, onChange) {
-    let selected = idsFromHash(root.location.hash, allIds);
+  function createRunSelection(allIds, defaultIds, onChange) {
+    const params = parseHash(root.location.hash);
+    let selected = params.has('runs')
+      ? new Set(allIds.filter((id) => params.get('runs').split(',').includes(id)))
+      : new Set(defaultIds);
+    let yScale = params.get('y') === 'linear' ? 'linear' : 'log';
 
-    function commit(next) {
-      selected = next;
-      const hash = selected.size === allIds.length
-        ? ''
-        : HASH_PREFIX + allIds.filter((id) => selected.has(id)).map(encodeURIComponent).join(',');
-      root.history.replaceState(null, '', hash || root.location.pathname + root.location.search);
+    const sameAsDefault = () => selected.size === defaultIds.length && defaultIds.every((id) => selected.has(id));
+
+    function commit() {
+      const next = new URLSearchParams();
+      if (!sameAsDefault()) next.set('runs', allIds.filter((id) => selected.has(id)).join(','));
+      if (yScale !== 'log') next.set('y', yScale);
+      const hash = next.toString();
+      root.history.replaceState(null, '', hash ? `#${hash}` : root.location.pathname + root.location.search);
       onChange(selected);
     }
 
@@ -34,9 +37,13 @@
       set(id, on) {
         const next = new Set(selected);
         if (on) next.add(id); else next.delete(id);
-        commit(next);
+        selected = next;
+        commit();
       },
-      only(ids) { commit(new Set(ids)); },
+      only(ids) { selected = new Set(ids); commit(); },
+      add(ids) { selected = new Set([...selected, ...ids]); commit(); },
+      yScale: () => yScale,
+      setYScale(scale) { yScale = scale === 'linear' ? 'linear' : 'log'; commit(); },
     };
   }
 

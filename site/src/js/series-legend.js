@@ -4,10 +4,16 @@
 (function (root) {
   'use strict';
 
+  // The legend's picture of each flot marker shape.
+  const GLYPHS = { circle: '●', square: '■', diamond: '◆', triangle: '▲' };
+  const HOLLOW_GLYPHS = { circle: '○', square: '□', diamond: '◇', triangle: '△' };
+
   /**
    * @param {HTMLElement} container emptied and filled with the legend
    * @param {{key: string, label: string, color: string, visible: boolean,
-   *          disabledReason?: string}[]} entries one per series
+   *          marker?: string, hollow?: boolean, disabledReason?: string}[]} entries
+   *   one per series; marker: the flot symbol its points use (circle,
+   *   square, diamond, triangle), shown on the swatch; hollow: unfilled
    * @param {{onToggle: (key: string, visible: boolean) => void,
    *          extraRows?: HTMLElement[]}} options extraRows: static key rows
    *   (threshold, markers) appended after the series
@@ -37,6 +43,15 @@
       const swatch = document.createElement('span');
       swatch.className = 'swatch';
       swatch.style.background = entry.color;
+      if (entry.marker) {
+        const glyph = document.createElement('span');
+        glyph.className = 'swatch-marker';
+        glyph.textContent = (entry.hollow ? HOLLOW_GLYPHS : GLYPHS)[entry.marker] || '';
+        glyph.style.color = entry.color;
+        swatch.appendChild(glyph);
+        swatch.classList.add('with-marker');
+        swatch.dataset.marker = entry.marker;
+      }
       const text = document.createElement('span');
       text.className = 'legend-label';
       text.textContent = entry.label;

@@ -90,5 +90,34 @@
     return null;
   }
 
-  return { RTT_STATS, RATE_AXES, statByKey, latencySeries, interpolateAt };
+  /**
+   * Splits a polyline into the segments drawn solid and those drawn dashed:
+   * a segment is dashed when either end point is flagged (client-bound, so
+   * that stretch of the line measures the client). flot breaks a line at a
+   * null point, so each part is one data array with nulls between runs.
+   * @param {number[][]} data [x, y] pairs in drawing order
+   * @param {boolean[]} flagged one flag per point
+   * @returns {{solid: (number[]|null)[], dashed: (number[]|null)[]}}
+   *   a flagged point with no neighbour still appears in `dashed` on its own
+   */
+  function splitSegments(data, flagged) {
+    const solid = [];
+    const dashed = [];
+    const append = (target, a, b) => {
+      const last = target[target.length - 1];
+      if (last && last !== null && last[0] === a[0] && last[1] === a[1]) {
+        target.push(b);
+      } else {
+        if (target.length) target.push(null);
+        target.push(a, b);
+      }
+    };
+    for (let i = 0; i + 1 < data.length; i++) {
+      append(flagged[i] || flagged[i + 1] ? dashed : solid, data[i], data[i + 1]);
+    }
+    if (data.length === 1) (flagged[0] ? dashed : solid).push(data[0]);
+    return { solid, dashed };
+  }
+
+  return { RTT_STATS, RATE_AXES, statByKey, latencySeries, interpolateAt, splitSegments };
 });

@@ -58,3 +58,18 @@ test('interpolateAt on a log x axis follows the straight segment drawn in log sp
   assert.ok(Math.abs(interpolateAt(line, 100, { logX: true }) - 50) < 1e-9);
   assert.equal(interpolateAt(line, 100), 100 * (90 / 990));
 });
+
+test('splitSegments: a segment touching a client-bound point is dashed, the rest solid, broken by null', () => {
+  const { splitSegments } = require('./series');
+  const data = [[1, 10], [2, 20], [3, 30], [4, 40], [5, 50]];
+  assert.deepEqual(splitSegments(data, [false, false, true, false, false]), {
+    solid: [[1, 10], [2, 20], null, [4, 40], [5, 50]],
+    dashed: [[2, 20], [3, 30], [4, 40]],
+  });
+  assert.deepEqual(splitSegments(data, [false, false, false, false, false]).dashed, []);
+  assert.deepEqual(splitSegments(data, [true, false, false, false, true]), {
+    solid: [[2, 20], [3, 30], [4, 40]],
+    dashed: [[1, 10], [2, 20], null, [4, 40], [5, 50]],
+  });
+  assert.deepEqual(splitSegments([[1, 10]], [true]), { solid: [], dashed: [[1, 10]] });
+});

@@ -1,74 +1,147 @@
 // The summary's two charts, one series per selected run: saturation
-// throughput against concurrency, and peak server RSS against concurrency.
-// Hovering shows every series' value at the nearest concurrency level
-// (measured values only: between levels there is nothing to interpolate).
+// throughput against concurrency (the median, with a min–max band where the
+// run was repeated; a dashed segment where the client was the limit), and
+// server RSS against concurrency (peak during the level, and at its start).
+// Axes follow the selected runs. Hovering shows every series' value at the
+// nearest concurrency level (measured values only: nothing is interpolated).
 (function (root) {
   'use strict';
 
   const $ = root.jQuery;
-  const { format, summaryFigures, seriesLegend, axisScale, palette } = root.Sockbench;
+  const { format, summaryFigures, seriesLegend, axisScale, palette, series, historic } = root.Sockbench;
+
+  const MIB = 1024 * 1024;
 
   const CHARTS = {
     saturation: {
       yTitle: 'Saturation throughput (received msgs/s)',
-      seriesOf: (result) => summaryFigures.saturationSeries(result),
       formatValue: (y) => `${format.rate(y)} msgs/s`,
       tickFormatter: (y) => format.rate(y),
-      noData: 'No level of any run had a point under the threshold.',
+      noData: 'No level of any selected run had a point under the threshold.',
       missing: 'no point under the threshold',
     },
     rss: {
-      yTitle: 'Peak server RSS (MiB)',
-      seriesOf: (result) => ({ data: summaryFigures.rssSeries(result), clientBound: [] }),
+      yTitle: 'Server RSS (MiB)',
       formatValue: (y) => `${format.trim(y, 3)} MiB`,
       tickFormatter: (y) => format.trim(y, 3),
-      noData: 'No run recorded server memory (runs made without --server-pid).',
+      noData: 'No selected run recorded server memory (2011 published none; runs made without --server-pid).',
       missing: 'not recorded',
     },
   };
 
+  /** The result shape of a run or a historic run (charts read only that). */
+  function resultOf(run) {
+    if (!run.resultShape) run.resultShape = run.kind === 'historic' ? historic.asResultShape(run.result) : run.result;
+    return run.resultShape;
+  }
+
+  /** Text for one saturation figure: value, spread or "single run", and why it may be a floor. */
+  function describeSaturation(figure) {
+    const value = figure.spread ? figure.spread.median : figure.saturation.received_per_s;
+    const parts = [`${format.rate(value)} msgs/s`];
+    if (figure.spread && figure.repetitions > 1) {
+      parts.push(`median of ${figure.repetitions}, range ${format.rate(figure.spread.min)}–${format.rate(figure.spread.max)}`);
+    } else {
+      parts.push('single run');
+    }
+    return parts.join(', ');
+  }
+
+  function describeCpu(figure) {
+    const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
+    return `server CPU ${pct(figure.serverCpuPct)}, client CPU ${pct(figure.clientCpuPct)}, steal ${pct(figure.stealPct)}`;
+  }
+
+  function seriesOf(kind, run) {
+    const result = resultOf(run);
+    if (kind === 'saturation') {
+      const s = summaryFigures.saturationSeries(result);
+      return { ...s, flags: s.figures.map((f) => f.saturation.client_bound) };
+    }
+    const s = summaryFigures.rssSeries(result);
+    return { data: s.data, atStart: s.atStart, band: [], clientBound: [], figures: s.figures, flags: s.data.map(() => false) };
+  }
+
+  function flotSeriesOf(kind, e) {
+    const out = [];
+    const s = e.series;
+    if (s.band.length) {
+      out.push({
+        data: s.band, color: e.color, sockbenchRole: 'band', hoverable: false, sockbenchRun: e.run.run_id,
+        lines: { show: true, lineWidth: 0, fill: true, fillColor: palette.withAlpha(e.color, 0.2) },
+        points: { show: false },
+      });
+    }
+    const parts = series.splitSegments(s.data, s.flags);
+    // 2011 lines are thinner: published data from another machine, drawn behind today's.
+    const lineWidth = e.historic ? 1.25 : 2;
+    if (parts.solid.length) {
+      out.push({ data: parts.solid, color: e.color, sockbenchRole: 'line', hoverable: false, sockbenchRun: e.run.run_id,
+        lines: { show: true, lineWidth }, points: { show: false } });
+    }
+    if (parts.dashed.length) {
+      out.push({ data: parts.dashed, color: e.color, sockbenchRole: 'client-bound', hoverable: false, sockbenchRun: e.run.run_id,
+        lines: { show: true, lineWidth: 2, dashes: palette.CLIENT_BOUND_DASHES }, points: { show: false } });
+    }
+    // Hollow RSS-at-start markers go under the peak's filled ones (they often coincide).
+    if (kind === 'rss' && s.atStart.length) {
+      out.push({ data: s.atStart, color: e.color, sockbenchRole: 'rss-at-start', sockbenchRun: e.run.run_id,
+        lines: { show: false }, points: { show: true, symbol: e.marker, radius: 3, lineWidth: 1.2, fillColor: '#ffffff' } });
+    }
+    // 2011's published points are drawn hollow: a different machine and method.
+    out.push({ data: s.data, color: e.color, sockbenchRole: 'points', sockbenchRun: e.run.run_id,
+      lines: { show: false },
+      points: { show: true, symbol: e.marker, radius: 3.5, lineWidth: 1.5, fillColor: e.historic ? '#ffffff' : e.color } });
+    if (s.clientBound.length) {
+      out.push({ data: s.clientBound, color: palette.CLIENT_BOUND_MARK, sockbenchRole: 'client-bound-mark',
+        lines: { show: false }, points: { show: true, symbol: 'cross', radius: 7, lineWidth: 2 } });
+    }
+    return out;
+  }
+
+  function yAxisOptions(kind, values, scale) {
+    const chart = CHARTS[kind];
+    const positive = values.filter((v) => v > 0);
+    if (scale === 'log' && positive.length) {
+      const min = axisScale.floor125(Math.min(...positive) * 0.8);
+      const max = axisScale.ceil125(Math.max(...positive) * 1.1);
+      return { mode: 'log', min, max, ticks: axisScale.logTicks(min, max), autoScale: 'none',
+        axisLabel: `${chart.yTitle}, log scale`, tickFormatter: chart.tickFormatter, show: true };
+    }
+    return { mode: null, min: 0, max: Math.max(1, ...values) * 1.08, autoScale: 'none',
+      axisLabel: chart.yTitle, tickFormatter: chart.tickFormatter, show: true };
+  }
+
   /**
    * @param {'saturation'|'rss'} kind
-   * @param {HTMLElement} placeholder
-   * @param {HTMLElement} legendContainer
+   * @param {{chart: HTMLElement, legend: HTMLElement, details?: HTMLElement}} elements
    * @param {{runs: object[], labels: string[], isSelected: (id: string) => boolean,
-   *          onToggleRun: (id: string, on: boolean) => void}} view
-   *   runs: every valid run (manifest entries with .result), labels: legend text per run
+   *          onToggleRun: (id: string, on: boolean) => void, yScale: 'log'|'linear'}} view
+   *   runs: every run, today's and historic, in a fixed order (colours follow it)
    */
-  function drawSummaryChart(kind, placeholder, legendContainer, view) {
+  function drawSummaryChart(kind, elements, view) {
     const chart = CHARTS[kind];
+    const placeholder = elements.chart;
     const entries = view.runs.map((run, index) => ({
       run,
       label: view.labels[index],
       color: palette.seriesColor(index),
-      series: chart.seriesOf(run.result),
+      marker: palette.seriesMarker(index),
+      historic: run.kind === 'historic',
+      series: seriesOf(kind, run),
     }));
     const shown = entries.filter((e) => view.isSelected(e.run.run_id) && e.series.data.length > 0);
+    const flotData = shown.flatMap((e) => flotSeriesOf(kind, e));
 
-    const flotData = shown.map((e) => ({
-      data: e.series.data,
-      color: e.color,
-      lines: { show: true, lineWidth: 2 },
-      points: { show: true, radius: 3.5, lineWidth: 1.5, fillColor: e.color },
-    }));
-    for (const e of shown) {
-      if (e.series.clientBound.length === 0) continue;
-      flotData.push({
-        data: e.series.clientBound,
-        color: palette.CLIENT_BOUND_MARK,
-        lines: { show: false },
-        points: { show: true, symbol: 'cross', radius: 7, lineWidth: 2 },
-      });
-    }
-
-    // Axes cover every run, selected or not, so ticking runs never rescales;
-    // both summary charts tick the concurrency levels that were run.
-    const allPoints = entries.flatMap((e) => e.series.data);
-    const levels = [...new Set(view.runs.flatMap((run) => run.result.levels.map((l) => l.concurrency)))]
+    // Axes follow the selected runs: unticking the coalesced runs lets the
+    // per-message ones fill the chart. Ticks at the levels that were run.
+    const selectedRuns = view.runs.filter((run) => view.isSelected(run.run_id));
+    const levels = [...new Set(selectedRuns.flatMap((run) => resultOf(run).levels.map((l) => l.concurrency)))]
       .sort((a, b) => a - b);
     const xMin = levels.length ? levels[0] / 1.25 : 1;
     const xMax = levels.length ? levels[levels.length - 1] * 1.25 : 10;
-    const yMax = Math.max(1, ...allPoints.map((p) => p[1])) * 1.08;
+    const yValues = shown.flatMap((e) => [...e.series.data.map((p) => p[1]), ...e.series.band.flatMap((b) => [b[1], b[2]]),
+      ...(e.series.atStart || []).map((p) => p[1])]);
 
     const plot = $.plot(placeholder, flotData, {
       xaxis: {
@@ -77,12 +150,12 @@
         autoScale: 'none',
         min: xMin,
         max: xMax,
-        // Ticks at the levels that were run (usually 1-2-5 or doubling steps).
         ticks: levels.length ? levels : axisScale.logTicks(xMin, xMax),
         tickFormatter: (x) => format.trim(x, 4),
         axisLabel: 'Concurrent connections (log scale)',
       },
-      yaxis: { show: true, min: 0, max: yMax, autoScale: 'none', axisLabel: chart.yTitle, tickFormatter: chart.tickFormatter },
+      // Memory stays linear: its runs differ a few-fold, not 30-fold.
+      yaxis: yAxisOptions(kind, yValues, kind === 'saturation' ? view.yScale : 'linear'),
       grid: { hoverable: true, autoHighlight: false, borderWidth: 1, borderColor: '#c8ccd2', backgroundColor: '#ffffff' },
       crosshair: { mode: 'x', color: 'rgba(40, 40, 40, 0.55)', lineWidth: 1 },
     });
@@ -90,27 +163,43 @@
     if (shown.length === 0) {
       const empty = document.createElement('div');
       empty.className = 'chart-empty';
-      empty.textContent = allPoints.length === 0 ? chart.noData : 'No run selected: tick one in the legend below.';
+      empty.textContent = selectedRuns.length === 0 ? 'No run selected: tick one in the legend below or pick a group above.' : chart.noData;
       placeholder.appendChild(empty);
     }
 
     const extraRows = [];
     if (kind === 'saturation') {
-      const clientBound = entries.reduce((n, e) => n + e.series.clientBound.length, 0);
-      extraRows.push(seriesLegend.legendKeyRow('marker-client-bound', clientBound > 0
-        ? 'saturation point was client-bound: a lower bound for the server'
-        : 'no saturation point was client-bound'));
+      const clientBound = shown.reduce((n, e) => n + e.series.clientBound.length, 0);
+      extraRows.push(seriesLegend.legendKeyRow('marker-client-bound-line', clientBound > 0
+        ? `dashed, ✕: the saturation figure was client-bound (${clientBound}): a lower bound for the server`
+        : 'no selected saturation figure was client-bound (it would be dashed, ✕)'));
+      const repeated = shown.filter((e) => e.series.band.length > 0).length;
+      extraRows.push(seriesLegend.legendKeyRow('marker-band', repeated > 0
+        ? `band: min–max across repetitions, line: their median (${repeated} of ${shown.length} shown runs repeated; the rest are single runs)`
+        : 'every shown run is a single run: no spread measured, so treat differences under ±30 % as noise'));
+      if (shown.some((e) => e.historic)) extraRows.push(seriesLegend.legendKeyRow('marker-hollow', '2011 published data: hollow markers'));
+    } else {
+      extraRows.push(seriesLegend.legendKeyRow('marker-hollow', 'hollow: RSS at the level\'s first point; filled, on the line: peak during the level'));
     }
-    const legend = seriesLegend.renderSeriesLegend(legendContainer, entries.map((e) => ({
+    const legend = seriesLegend.renderSeriesLegend(elements.legend, entries.map((e) => ({
       key: e.run.run_id,
       label: e.label,
       color: e.color,
+      marker: e.marker,
+      hollow: e.historic,
       visible: view.isSelected(e.run.run_id),
       disabledReason: e.series.data.length === 0
-        ? (kind === 'rss' ? 'no server RSS was recorded (run without --server-pid)' : 'no level had an ok point')
+        ? (kind === 'rss' ? 'no server RSS was recorded' : 'no level had an ok point')
         : undefined,
     })), { onToggle: (id, on) => view.onToggleRun(id, on), extraRows });
 
+    const idleDetails = kind === 'saturation'
+      ? 'Hover over a level for each run\'s figure, its spread, and the server and client CPU there.'
+      : '';
+    if (elements.details) {
+      elements.details.className = 'point-details';
+      elements.details.textContent = idleDetails;
+    }
     const $placeholder = $(placeholder);
     $placeholder.off('.sockbenchCrosshair');
     $placeholder.on('plothover.sockbenchCrosshair', (event, pos) => {
@@ -118,16 +207,33 @@
       const nearest = levels.reduce((best, n) =>
         (Math.abs(Math.log(n / pos.x)) < Math.abs(Math.log(best / pos.x)) ? n : best));
       const values = new Map();
+      const lines = [];
       for (const e of shown) {
-        const point = e.series.data.find((p) => p[0] === nearest);
-        const ran = e.run.result.levels.some((l) => l.concurrency === nearest);
-        values.set(e.run.run_id, point ? chart.formatValue(point[1]) : (ran ? chart.missing : 'level not run'));
+        const index = e.series.data.findIndex((p) => p[0] === nearest);
+        const ran = resultOf(e.run).levels.some((l) => l.concurrency === nearest);
+        values.set(e.run.run_id, index >= 0 ? chart.formatValue(e.series.data[index][1]) : (ran ? chart.missing : 'level not run'));
+        if (kind === 'saturation' && index >= 0) {
+          const figure = e.series.figures[index];
+          const bound = figure.saturation.client_bound ? ', client-bound (a floor)' : '';
+          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${bound}`);
+        }
       }
       legend.showValues(`at ${nearest} connections`, values);
+      if (elements.details && kind === 'saturation') {
+        elements.details.textContent = '';
+        for (const text of lines) {
+          const line = document.createElement('div');
+          line.textContent = text;
+          elements.details.appendChild(line);
+        }
+      }
     });
-    $placeholder.on('mouseleave.sockbenchCrosshair', () => legend.clearValues());
+    $placeholder.on('mouseleave.sockbenchCrosshair', () => {
+      legend.clearValues();
+      if (elements.details) elements.details.textContent = idleDetails;
+    });
     return plot;
   }
 
-  root.Sockbench.summaryCharts = { drawSummaryChart };
+  root.Sockbench.summaryCharts = { drawSummaryChart, describeSaturation, describeCpu, resultOf, MIB };
 })(self);

@@ -7,48 +7,92 @@
   'use strict';
 
   /**
-   * @param {object} result a sockbench.result/1 document
+   * The measured point behind a level's saturation figure (same received
+   * rate, state ok), for the CPU and steal read there; null if not found.
+   */
+  function saturationPoint(level) {
+    const sat = level.saturation;
+    if (!sat) return null;
+    return level.points.find((p) => p.state === 'ok' && p.received_per_s === sat.received_per_s) || null;
+  }
+
+  const orNull = (value) => (value == null ? null : value);
+
+  /**
+   * @param {object} result a sockbench.result/1 or /2 document (or the
+   *   historic adapter's result shape)
    * @returns {{concurrency: number, connected: number, saturation: object|null,
-   *            peakRssBytes: number|null, endReason: string}[]}
+   *            repetitions: number, spread: {min: number, median: number, max: number}|null,
+   *            serverCpuPct: number|null, clientCpuPct: number|null, stealPct: number|null,
+   *            rssAtStartBytes: number|null, peakRssBytes: number|null, endReason: string}[]}
    *   `saturation` is the level's own verdict (highest received msgs/s of a
-   *   point whose mean RTT stayed under ok_mean_ms), as the client wrote it.
-   *   `peakRssBytes` is the largest server RSS sampled during the level
-   *   (null when the run had no --server-pid).
+   *   point whose mean RTT stayed under ok_mean_ms), as the client wrote it;
+   *   with repetitions its received_per_s is their median and `spread`
+   *   their min/median/max (absent in single-run files: `repetitions` 1).
+   *   CPU and steal are those of the saturation point. RSS: the server
+   *   process serves every level in order, so a level's peak includes what
+   *   earlier levels left; `rssAtStartBytes` (its first point) shows that.
    */
   function levelFigures(result) {
     return result.levels.map((level) => {
       const rss = level.points.map((p) => p.server_rss_bytes).filter((b) => b != null);
+      const sat = level.saturation;
+      const point = saturationPoint(level);
+      const spread = sat && sat.spread ? sat.spread : null;
       return {
         concurrency: level.concurrency,
         connected: level.connected,
-        saturation: level.saturation,
+        saturation: sat,
+        repetitions: level.repetitions || 1,
+        spread,
+        serverCpuPct: orNull(sat && sat.server_cpu_pct != null ? sat.server_cpu_pct : point && point.server_cpu_pct),
+        clientCpuPct: orNull(sat && sat.client_cpu_pct != null ? sat.client_cpu_pct : point && point.client_cpu_pct),
+        stealPct: orNull(point && point.steal_pct),
+        rssAtStartBytes: rss.length ? rss[0] : null,
         peakRssBytes: rss.length ? Math.max(...rss) : null,
         endReason: level.end_reason,
       };
     });
   }
 
-  /** Series for "saturation throughput vs concurrency": [[N, received msgs/s]]. */
+  /** True when some level of the run carries a spread over more than one repetition. */
+  function hasRepetitions(result) {
+    return levelFigures(result).some((f) => f.spread && f.repetitions > 1);
+  }
+
+  /**
+   * Series for "saturation throughput vs concurrency".
+   * @returns {{data: number[][], band: number[][], clientBound: number[][], figures: object[]}}
+   *   data: [N, received msgs/s] (the median when repeated); band: [N, max, min]
+   *   for levels with a spread; clientBound: the data points whose figure was
+   *   client-bound; figures: the levelFigures behind `data`, index for index.
+   */
   function saturationSeries(result) {
-    const figures = levelFigures(result);
+    const figures = levelFigures(result).filter((f) => f.saturation);
     return {
-      data: figures.filter((f) => f.saturation).map((f) => [f.concurrency, f.saturation.received_per_s]),
+      data: figures.map((f) => [f.concurrency, f.spread ? f.spread.median : f.saturation.received_per_s]),
+      band: figures.filter((f) => f.spread && f.repetitions > 1)
+        .map((f) => [f.concurrency, f.spread.max, f.spread.min]),
       clientBound: figures
-        .filter((f) => f.saturation && f.saturation.client_bound)
-        .map((f) => [f.concurrency, f.saturation.received_per_s]),
+        .filter((f) => f.saturation.client_bound)
+        .map((f) => [f.concurrency, f.spread ? f.spread.median : f.saturation.received_per_s]),
+      figures,
     };
   }
 
-  /** Series for "server RSS vs concurrency": [[N, MiB]]. */
+  /** Series for "server RSS vs concurrency": peak and level-start, [[N, MiB]]. */
   function rssSeries(result) {
-    return levelFigures(result)
-      .filter((f) => f.peakRssBytes != null)
-      .map((f) => [f.concurrency, f.peakRssBytes / (1024 * 1024)]);
+    const figures = levelFigures(result).filter((f) => f.peakRssBytes != null);
+    return {
+      data: figures.map((f) => [f.concurrency, f.peakRssBytes / (1024 * 1024)]),
+      atStart: figures.map((f) => [f.concurrency, f.rssAtStartBytes / (1024 * 1024)]),
+      figures,
+    };
   }
 
   // What can tell two runs with one label apart, in the order it is worth saying.
   const DISTINGUISHERS = [
-    (run) => run.result.client.transport === 'raw' ? 'raw websocket' : 'SockJS framed',
+    (run) => (run.result.client.transport === 'raw' ? 'raw websocket' : 'SockJS framed'),
     (run) => `profile ${run.result.parameters.profile}`,
     (run) => run.result.machine.hostname,
     (run) => run.result.started_at.slice(0, 16).replace('T', ' '),
@@ -84,5 +128,5 @@
     return runs.map((run) => (extra.has(run) ? `${run.label} (${extra.get(run)})` : run.label));
   }
 
-  return { levelFigures, saturationSeries, rssSeries, distinctLabels };
+  return { levelFigures, saturationPoint, hasRepetitions, saturationSeries, rssSeries, distinctLabels };
 });

@@ -1,7 +1,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { levelFigures, saturationSeries, rssSeries, distinctLabels } = require('./summary-figures');
+const { levelFigures, saturationSeries, rssSeries, distinctLabels, hasRepetitions } = require('./summary-figures');
 
 // Minimal shapes exercising the logic (not benchmark data).
 const saturationAt = (received, clientBound) => ({ target_rate: 1, received_per_s: received, sent_per_s: 1, rtt_mean_ms: 1, client_bound: clientBound });
@@ -22,11 +22,49 @@ test('levelFigures: saturation as written, peak RSS over the level, null when un
 });
 
 test('saturationSeries skips levels without an ok point and marks client-bound ones', () => {
-  assert.deepEqual(saturationSeries(result), { data: [[10, 500], [40, 900]], clientBound: [[40, 900]] });
+  const series = saturationSeries(result);
+  assert.deepEqual(series.data, [[10, 500], [40, 900]]);
+  assert.deepEqual(series.clientBound, [[40, 900]]);
+  assert.deepEqual(series.band, [], 'a single run has no band');
+  assert.equal(hasRepetitions(result), false);
 });
 
-test('rssSeries is in MiB', () => {
-  assert.deepEqual(rssSeries(result), [[10, 5]]);
+test('with repetitions the line is the median and the band spans min..max', () => {
+  const repeated = JSON.parse(JSON.stringify(result));
+  repeated.levels[0].repetitions = 3;
+  repeated.levels[0].saturation.spread = { min: 400, median: 500, max: 700 };
+  repeated.levels[2].repetitions = 3;
+  repeated.levels[2].saturation.spread = { min: 850, median: 880, max: 900 };
+  const series = saturationSeries(repeated);
+  assert.deepEqual(series.data, [[10, 500], [40, 880]]);
+  assert.deepEqual(series.band, [[10, 700, 400], [40, 900, 850]]);
+  assert.deepEqual(series.clientBound, [[40, 880]]);
+  assert.equal(hasRepetitions(repeated), true);
+  assert.equal(levelFigures(repeated)[0].repetitions, 3);
+});
+
+test('CPU and steal come from the saturation point, or from the saturation object when it carries them', () => {
+  const level = {
+    concurrency: 5, connected: 5, end_reason: 'overloaded',
+    saturation: saturationAt(500, false),
+    points: [
+      { state: 'ok', received_per_s: 300, server_cpu_pct: 50, client_cpu_pct: 20, steal_pct: 0.1, server_rss_bytes: 1048576 },
+      { state: 'ok', received_per_s: 500, server_cpu_pct: 97, client_cpu_pct: 40, steal_pct: 0.3, server_rss_bytes: 2 * 1048576 },
+      { state: 'saturated', received_per_s: 520, server_cpu_pct: 99, client_cpu_pct: 41, server_rss_bytes: 4 * 1048576 },
+    ],
+  };
+  const [figure] = levelFigures({ levels: [level] });
+  assert.deepEqual([figure.serverCpuPct, figure.clientCpuPct, figure.stealPct], [97, 40, 0.3]);
+  assert.deepEqual([figure.rssAtStartBytes, figure.peakRssBytes], [1048576, 4 * 1048576]);
+  level.saturation = { ...level.saturation, server_cpu_pct: 98.5, client_cpu_pct: 41.5 };
+  const [v2] = levelFigures({ levels: [level] });
+  assert.deepEqual([v2.serverCpuPct, v2.clientCpuPct], [98.5, 41.5]);
+});
+
+test('rssSeries is in MiB: peak and at the level\'s first point', () => {
+  const series = rssSeries(result);
+  assert.deepEqual(series.data, [[10, 5]]);
+  assert.deepEqual(series.atStart, [[10, 3]]);
 });
 
 test('distinctLabels adds only what tells colliding runs apart', () => {

@@ -4,7 +4,7 @@
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures, siteData, palette } = root.Sockbench;
+  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts } = root.Sockbench;
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -23,6 +23,7 @@
   }
 
   function runCells(run, index, label, selection) {
+    if (run.kind === 'historic') return historicRunCells(run, index, label, selection);
     const r = run.result;
     const s = r.server;
     const select = el('td', 'select-cell');
@@ -35,6 +36,7 @@
     const swatch = el('span', 'swatch');
     swatch.style.background = palette.seriesColor(index);
     select.append(checkbox, swatch);
+    swatch.dataset.marker = palette.seriesMarker(index);
 
     const name = el('td', 'run-cell');
     const link = el('a', null, label);
@@ -52,7 +54,7 @@
       select,
       name,
       lines(`${s.runtime} ${s.runtime_version}`, s.peer ? `${s.name} (peer)` : s.name),
-      lines(s.codec ?? 'n/a', s.mode ?? 'n/a'),
+      lines(s.codec ?? 'n/a', algorithm.modeText(run)),
       lines(r.machine.cpu_model, `${r.machine.cores} cores · ${r.machine.hostname}`),
       lines(`server ${format.cpuList(r.pinning.server_cpus)} · client ${format.cpuList(r.pinning.client_cpus)}`,
         r.pinning.shared ? 'shared cores' : 'separate cores'),
@@ -61,19 +63,67 @@
     ];
   }
 
+  /** The same facts for a 2011 run: what was published, and nothing else. */
+  function historicRunCells(run, index, label, selection) {
+    const r = run.result;
+    const select = el('td', 'select-cell');
+    const checkbox = el('input');
+    checkbox.type = 'checkbox';
+    checkbox.checked = selection.isSelected(run.run_id);
+    checkbox.dataset.runId = run.run_id;
+    checkbox.setAttribute('aria-label', `overlay ${label}`);
+    checkbox.addEventListener('change', () => selection.set(run.run_id, checkbox.checked));
+    const swatch = el('span', 'swatch');
+    swatch.style.background = palette.seriesColor(index);
+    select.append(checkbox, swatch);
+    const name = el('td', 'run-cell');
+    const link = el('a', null, label);
+    link.href = siteData.runPageHref(run.run_id);
+    name.append(link, document.createElement('br'), el('small', null, `published ${r.published_at} · mean RTT only`));
+    const raw = el('td');
+    const rawLink = el('a', 'raw-link', 'JSON');
+    rawLink.href = run.raw_href;
+    rawLink.title = run.source;
+    raw.appendChild(rawLink);
+    return [
+      select,
+      name,
+      lines(`${r.server.runtime} ${r.server.runtime_version}`, r.server.name),
+      lines(r.server.codec ?? 'n/a', algorithm.modeText(run)),
+      lines(r.machine.cpu_model, `${r.machine.cores} cores · 2011`),
+      lines(r.machine.pinning),
+      lines('Java client (2011)', 'additive ramp'),
+      raw,
+    ];
+  }
+
   function levelCells(figure) {
     const sat = figure.saturation;
-    const satCell = el('td', 'num', sat ? format.rate(sat.received_per_s) : 'none ok');
+    const satCell = el('td', 'num');
+    if (sat) {
+      satCell.appendChild(document.createTextNode(format.rate(figure.spread ? figure.spread.median : sat.received_per_s)));
+      const spread = figure.spread && figure.repetitions > 1
+        ? `median of ${figure.repetitions}, range ${format.rate(figure.spread.min)}–${format.rate(figure.spread.max)}`
+        : 'single run';
+      satCell.append(document.createElement('br'), el('small', 'spread', spread));
+    } else {
+      satCell.textContent = 'none ok';
+    }
     if (sat && sat.client_bound) {
       satCell.classList.add('attention');
       satCell.title = 'client-bound: the client, not the server, limited this point';
-      satCell.textContent += ' ✕';
+      satCell.insertBefore(document.createTextNode(' ✕'), satCell.childNodes[1] || null);
     }
+    const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
+    const cpu = el('td', 'num cpu-cell', sat ? `${pct(figure.serverCpuPct)} / ${pct(figure.clientCpuPct)}` : '—');
+    if (sat && figure.stealPct != null) cpu.append(document.createElement('br'), el('small', null, `steal ${pct(figure.stealPct)}`));
+    const rss = figure.peakRssBytes == null ? '—' : `${format.bytes(figure.rssAtStartBytes)} → ${format.bytes(figure.peakRssBytes)}`;
     return [
       el('td', 'num', String(figure.concurrency)),
       satCell,
       el('td', 'num', sat ? format.ms(sat.rtt_mean_ms) : '—'),
-      el('td', 'num', format.bytes(figure.peakRssBytes)),
+      cpu,
+      el('td', 'num', rss),
     ];
   }
 
@@ -88,7 +138,7 @@
       const body = el('tbody');
       body.dataset.runId = run.run_id;
       if (!selection.isSelected(run.run_id)) body.classList.add('not-selected');
-      const figures = summaryFigures.levelFigures(run.result);
+      const figures = summaryFigures.levelFigures(summaryCharts.resultOf(run));
       const rowCount = Math.max(1, figures.length);
       figures.forEach((figure, i) => {
         const row = el('tr');
