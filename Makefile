@@ -48,7 +48,7 @@ $(STAMPS):
 # A comma for $(call ...) arguments that need one.
 , := ,
 
-include $(wildcard server-python/make.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk)
+include $(wildcard bench/broker/make.mk server-python/make.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk bench/crosscheck-go/make.mk)
 
 .PHONY: help setup test clean
 help:

@@ -2,12 +2,21 @@
 'use strict';
 // The sockbench broadcast server on sockjs-node. The contract it keeps (flags,
 // READY line, shutdown, SockJS apps) is docs/protocol.md; see README.md here.
+//
+// One process by default. With --workers N > 1 this script runs as the
+// node:cluster primary (src/cluster-primary.js) and again as each worker;
+// with --broker every process joins the broadcast domain of that Redis
+// (src/relay.js).
 
-const { parseCommandLine, UsageError, USAGE } = require('./src/cli');
+const cluster = require('node:cluster');
+const { parseCommandLine, refusal, UsageError, USAGE } = require('./src/cli');
 const { createLogger } = require('./src/log');
 
-// The contract allows 2 s from signal to exit; the rest is margin for a busy machine.
+// The contract allows 2 s from signal to exit; the rest is margin for a busy
+// machine. With workers, each gets STOP_DEADLINE_MS for its goodbyes and the
+// primary kills whatever is left at KILL_DEADLINE_MS.
 const STOP_DEADLINE_MS = 1500;
+const KILL_DEADLINE_MS = 1800;
 
 function main(argv) {
   let settings;
@@ -22,6 +31,11 @@ function main(argv) {
     process.stdout.write(USAGE);
     return;
   }
+  const refused = refusal(settings);
+  if (refused !== null) {
+    process.stderr.write(`broadcast.js: ${refused}\n`);
+    process.exit(2);
+  }
 
   // Loaded only now, so --help and usage errors work before `make setup`
   // has installed node_modules.
@@ -33,23 +47,81 @@ function main(argv) {
     process.stderr.write(`broadcast.js: ${err.message}\n`);
     process.exit(1);
   }
-  const { startServer } = require('./src/server');
-  const { readyLine } = require('./src/ready-line');
+  if (cluster.isPrimary && settings.workers > 1) runClusterPrimary(settings);
+  else runServingProcess(settings);
+}
+
+// The primary checks the broker once before forking, so an unreachable Redis
+// is one line and exit 1, not one line per worker.
+async function runClusterPrimary(settings) {
   const logger = createLogger(settings.logLevel);
-  startServer(settings, logger).then(
-    (running) => {
-      const broadcastOptions = running.apps.find((app) => app.prefix === '/broadcast').server.options;
-      // Handlers first: whoever reads READY may send SIGTERM at once.
-      stopOnSignal(running, logger);
-      // Writes to a pipe or file are synchronous in Node on Linux: the line is
-      // out before anything else can happen.
-      process.stdout.write(readyLine({ ...settings, port: running.port, broadcastOptions }) + '\n');
+  await checkBroker(settings.broker, logger);
+  const { runPrimary } = require('./src/cluster-primary');
+  const { readyLine } = require('./src/ready-line');
+  runPrimary(settings, logger, {
+    killDeadlineMs: KILL_DEADLINE_MS,
+    onReady: ({ port, broadcastOptions, workerPids }) => {
+      process.stdout.write(readyLine({ ...settings, port, broadcastOptions, workerPids }) + '\n');
     },
-    (err) => {
-      process.stderr.write(`broadcast.js: cannot listen on ${settings.host}:${settings.port}: ${err.message}\n`);
+  });
+}
+
+async function checkBroker(broker, logger) {
+  const { RedisRelay, BrokerUnreachableError } = require('./src/relay');
+  const probe = new RedisRelay({ broker, logger });
+  try {
+    await probe.start();
+  } catch (err) {
+    if (!(err instanceof BrokerUnreachableError)) throw err;
+    process.stderr.write(`broadcast.js: ${err.message}\n`);
+    process.exit(1);
+  }
+  probe.stop();
+}
+
+// A single server process, or one worker of the cluster: the apps, the
+// relay when there is a broker, and the stop sequence.
+async function runServingProcess(settings) {
+  const worker = cluster.isWorker ? cluster.worker : null;
+  const tag = worker ? `worker ${process.env.SOCKBENCH_WORKER_INDEX}/${settings.workers} pid ${process.pid}: ` : '';
+  const logger = createLogger(settings.logLevel, undefined, tag);
+  let relay = null;
+  if (settings.broker !== null) {
+    const { RedisRelay, BrokerUnreachableError } = require('./src/relay');
+    relay = new RedisRelay({ broker: settings.broker, logger });
+    try {
+      await relay.start();
+    } catch (err) {
+      if (!(err instanceof BrokerUnreachableError)) throw err;
+      process.stderr.write(`broadcast.js: ${tag}${err.message}\n`);
       process.exit(1);
-    },
-  );
+    }
+  }
+  const { startServer } = require('./src/server');
+  let running;
+  try {
+    running = await startServer(settings, logger, relay);
+  } catch (err) {
+    process.stderr.write(`broadcast.js: ${tag}cannot listen on ${settings.host}:${settings.port}: ${err.message}\n`);
+    process.exit(1);
+  }
+  const broadcastOptions = running.apps.find((app) => app.prefix === '/broadcast').server.options;
+  // Handlers first: whoever reads READY may send SIGTERM at once.
+  stopOnSignal(running, logger);
+  if (worker) {
+    // The primary prints READY once every worker has said this.
+    process.send({
+      type: 'sockbench-ready', port: running.port, broadcastOptions, pid: process.pid,
+      index: Number(process.env.SOCKBENCH_WORKER_INDEX),
+    });
+    // The primary is gone (killed): do not outlive it.
+    worker.on('disconnect', () => running.stop(STOP_DEADLINE_MS).then(() => process.exit(0)));
+    return;
+  }
+  const { readyLine } = require('./src/ready-line');
+  // Writes to a pipe or file are synchronous in Node on Linux: the line is
+  // out before anything else can happen.
+  process.stdout.write(readyLine({ ...settings, port: running.port, broadcastOptions }) + '\n');
 }
 
 function stopOnSignal(running, logger) {

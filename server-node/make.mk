@@ -6,7 +6,7 @@ NODE_STAMP := $(STAMPS)/setup-node
 
 SETUP_TARGETS += setup-node
 TEST_TARGETS  += test-node
-HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1)"
+HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1, WORKERS=N, BROKER=redis://...)"
 HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
 
 .PHONY: setup-node test-node serve-node node-modules-missing
@@ -27,13 +27,16 @@ $(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json $(if $(NOD
 
 # node's test runner discovers every *.test.js under server-node (node_modules
 # excluded) and ends with its usual summary (# tests / # pass / # fail).
-test-node: setup-node
+# The scale-out tests start a real redis-server (bench/broker/make.mk).
+test-node: setup-node setup-redis
 	cd $(NODE_DIR) && node --test
 
 # Silent recipe: stdout carries nothing but the server's READY line.
 # NAIVE=1: the naive broadcast (one conn.write per message per recipient).
-serve-node: setup-node
-	@exec node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive)
+# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (bench/broker/make.mk); WORKERS > 1
+# without BROKER starts a private redis-server for the life of the server.
+serve-node: setup-node $(SCALEOUT_SETUP)
+	@exec $(call scaleout-command,node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive))
 
 # The one SockJS conformance suite (server-python/tests/conformance) against
 # this server, once per broadcast mode, so both servers are held to one

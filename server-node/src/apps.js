@@ -34,10 +34,12 @@ const HANDLERS = {
  * @param {'fast'|'naive'} settings.mode the broadcast algorithm of /broadcast
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {ReturnType<import('./log').createLogger>} settings.logger
+ * @param {import('./relay').RedisRelay | null} [settings.relay] joins /broadcast to the
+ *        other processes of its broadcast domain (--broker); null: this process only
  * @returns {{prefix: string, server: object, sessions: Map<string, object>, flush: () => void}[]}
  *   flush: write out whatever the app still holds for this loop turn (before closing sessions)
  */
-function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger }) {
+function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger, relay = null }) {
   return Object.keys(APP_OPTIONS).map((prefix) => {
     const server = sockjs.createServer({
       prefix,
@@ -48,7 +50,7 @@ function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger }) {
     const sessions = trackSessions(server);
     const cap = createOutputCap({ limitBytes: maxSessionBufferBytes, prefix, logger });
     const app = { prefix, server, sessions, flush: () => {} };
-    const context = { server, sessions, cap, mode, app };
+    const context = { server, sessions, cap, mode, app, relay };
     context.acceptable = stringsOnly(prefix, logger, () => app.flush());
     HANDLERS[prefix](context);
     return app;
@@ -102,8 +104,10 @@ const WEBSOCKET_PROTOCOLS = new Set(['websocket', 'websocket-raw']);
 
 // Every message goes to every open session, the sender included, in the
 // order sockjs-node emits 'data' (arrival order); see src/broadcasters.js.
-function broadcastToAll({ server, sessions, cap, mode, app, acceptable }) {
-  const broadcaster = createBroadcaster(mode, sessions, cap);
+// With a relay, also every message of the other processes of the domain.
+function broadcastToAll({ server, sessions, cap, mode, app, acceptable, relay }) {
+  const broadcaster = createBroadcaster(mode, sessions, cap, relay);
+  if (relay !== null) relay.setReceiver((kind, body) => broadcaster.relayed(kind, body));
   app.flush = () => broadcaster.flush();
   server.on('connection', (conn) => {
     broadcaster.joined(conn);

@@ -16,33 +16,61 @@
 // arrival order, and one session's frames are written in flush order), and
 // both send the sender its own copy. Both check every recipient against the
 // output cap after writing to it.
+//
+// With a broker (--broker, src/relay.js) the process's own sessions are still
+// written directly; what they sent is also published for the other processes
+// - fast: one publish per flush carrying the flush's `a[...]` frame as is,
+// naive: one publish per message - and what the other processes published
+// reaches this process's sessions through relayed(): fast mode adds the
+// relayed frame's messages (already quoted) to the turn's batch, so a
+// session still gets one frame per turn however many processes sent.
 
 const { encodeFrame, quoteMessage, writeMessages } = require('./sockjs-internals');
+const { frameMessages } = require('./relay-envelope');
 
 const MODES = Object.freeze(['fast', 'naive']);
+
+/**
+ * @typedef {object} Publisher where this process's messages go for the other processes
+ * @property {(frame: string, count: number) => void} publishBatch one flush: its `a[...]` frame, its message count
+ * @property {(message: string) => void} publishMessage one message (naive mode)
+ */
 
 /**
  * @param {'fast'|'naive'} mode
  * @param {Map<string, object>} sessions the app's open sessions (src/sessions.js), live
  * @param {{check: (conn: object) => boolean}} cap the output cap (src/output-cap.js)
- * @returns {{broadcast: (message: string) => void, joined: (conn: object) => void, flush: () => void}}
- *   broadcast: deliver one message to every open session; joined: call on each
- *   new session (so fast mode does not hand it messages that arrived before it
- *   opened); flush: write what fast mode holds now (before a close), no-op in naive
+ * @param {Publisher | null} [publisher] the relay, or null for a single process
+ * @returns {{broadcast: (message: string) => void, joined: (conn: object) => void,
+ *            relayed: (kind: 'a'|'m', body: string) => void, flush: () => void}}
+ *   broadcast: deliver one message from one of this process's sessions to
+ *   every open session (and publish it); joined: call on each new session (so
+ *   fast mode does not hand it messages that arrived before it opened);
+ *   relayed: deliver what another process published (kind 'a': an `a[...]`
+ *   frame, 'm': one message; never published again); flush: write what fast
+ *   mode holds now (before a close), no-op in naive
  */
-function createBroadcaster(mode, sessions, cap) {
-  if (mode === 'naive') return naiveBroadcaster(sessions, cap);
-  if (mode === 'fast') return new FastBroadcaster(sessions, cap);
+function createBroadcaster(mode, sessions, cap, publisher = null) {
+  if (mode === 'naive') return naiveBroadcaster(sessions, cap, publisher);
+  if (mode === 'fast') return new FastBroadcaster(sessions, cap, publisher);
   throw new RangeError(`unknown broadcast mode ${JSON.stringify(mode)}; expected ${MODES.join(' or ')}`);
 }
 
-function naiveBroadcaster(sessions, cap) {
+function naiveBroadcaster(sessions, cap, publisher) {
+  const deliver = (message) => {
+    for (const recipient of sessions.values()) {
+      recipient.write(message);
+      cap.check(recipient);
+    }
+  };
   return {
     broadcast(message) {
-      for (const recipient of sessions.values()) {
-        recipient.write(message);
-        cap.check(recipient);
-      }
+      deliver(message);
+      if (publisher !== null) publisher.publishMessage(message);
+    },
+    relayed(kind, body) {
+      if (kind === 'm') deliver(body);
+      else for (const message of frameMessages(body)) deliver(message);
     },
     joined() {},
     flush() {},
@@ -50,11 +78,20 @@ function naiveBroadcaster(sessions, cap) {
 }
 
 class FastBroadcaster {
-  constructor(sessions, cap) {
+  constructor(sessions, cap, publisher) {
     this.sessions = sessions;
     this.cap = cap;
-    /** Messages of the current turn, in arrival order. */
+    this.publisher = publisher;
+    /** Messages of this process's sessions in the current turn, in arrival order. */
     this.pending = [];
+    /**
+     * Messages relayed from other processes in the current turn, already
+     * quoted (the inside of their frames), each process's in its order; and
+     * the same as received (a frame string, or [message]), parsed only if some
+     * session needs them one by one.
+     */
+    this.relayedQuoted = [];
+    this.relayedRaw = [];
     /** Sessions that opened during the current turn -> index of the first pending message they get. */
     this.joinedAt = new Map();
     this.scheduled = false;
@@ -64,14 +101,30 @@ class FastBroadcaster {
     };
   }
 
-  broadcast(message) {
+  _schedule() {
     if (!this.scheduled) {
       this.scheduled = true;
       // setImmediate runs after the I/O callbacks of this loop turn: every
       // message read from every socket in this turn is in the batch.
       setImmediate(this.flushSoon);
     }
+  }
+
+  broadcast(message) {
+    this._schedule();
     this.pending.push(message);
+  }
+
+  relayed(kind, body) {
+    this._schedule();
+    if (kind === 'm') {
+      this.relayedQuoted.push(quoteMessage(body));
+      this.relayedRaw.push([body]);
+    } else {
+      // `a[...]` -> its inside: the messages stay quoted as the sender encoded them.
+      this.relayedQuoted.push(body.slice(2, -1));
+      this.relayedRaw.push(body);
+    }
   }
 
   joined(conn) {
@@ -80,23 +133,50 @@ class FastBroadcaster {
 
   flush() {
     const messages = this.pending;
-    if (messages.length === 0) return;
+    const relayedQuoted = this.relayedQuoted;
+    if (messages.length === 0 && relayedQuoted.length === 0) return;
+    const relayedRaw = this.relayedRaw;
     this.pending = [];
+    this.relayedQuoted = [];
+    this.relayedRaw = [];
     const late = this.joinedAt;
     if (late.size > 0) this.joinedAt = new Map();
     // One JSON encode per message and one frame string per flush, whatever
-    // the number of recipients.
+    // the number of recipients (and of processes).
     const quoted = messages.map(quoteMessage);
-    const frame = encodeFrame(quoted);
+    const localFrame = encodeFrame(quoted);
+    if (this.publisher !== null && messages.length > 0) this.publisher.publishBatch(localFrame, messages.length);
+    const relayedInside = relayedQuoted.filter((inside) => inside.length > 0).join(',');
+    const frame = relayedInside === '' ? localFrame
+      : messages.length === 0 ? `a[${relayedInside}]` : `a[${relayedInside},${quoted.join(',')}]`;
+    // Relayed messages one by one, for the sessions that need them so (raw
+    // websockets, sessions between polls): parsed at most once per flush.
+    let relayedMessages = null;
+    const relayedList = () => {
+      if (relayedMessages === null) {
+        relayedMessages = [];
+        // A string is a relayed `a[...]` frame; an array holds one relayed message.
+        for (const item of relayedRaw) {
+          const list = typeof item === 'string' ? frameMessages(item) : item;
+          for (let i = 0; i < list.length; i += 1) relayedMessages.push(list[i]);
+        }
+      }
+      return relayedMessages;
+    };
+    const all = relayedQuoted.length === 0 ? messages : () => relayedList().concat(messages);
     const cap = this.cap;
     for (const conn of this.sessions.values()) {
       const from = late.size > 0 ? late.get(conn) : undefined;
       let written;
       if (from === undefined) {
-        written = writeMessages(conn, frame, messages);
+        written = writeMessages(conn, frame, all);
       } else {
-        written = from < messages.length &&
-          writeMessages(conn, encodeFrame(quoted.slice(from)), messages.slice(from));
+        // Opened during this turn: the relayed messages and this process's
+        // messages from the moment it joined.
+        const mine = quoted.slice(from);
+        const inside = [relayedInside, ...mine].filter((part) => part.length > 0);
+        written = inside.length > 0 &&
+          writeMessages(conn, `a[${inside.join(',')}]`, () => relayedList().concat(messages.slice(from)));
       }
       if (written) cap.check(conn);
     }

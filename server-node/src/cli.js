@@ -4,6 +4,7 @@
 // UsageError, so broadcast.js decides what reaches stdout/stderr and the exit code.
 
 const { parseArgs } = require('node:util');
+const { parseBrokerUrl, BrokerUrlError } = require('./broker-url');
 
 const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
 
@@ -15,9 +16,13 @@ const MAX_HEARTBEAT_S = Math.floor((2 ** 31 - 1) / 1000);
 const MIN_SESSION_BUFFER = 1024;
 const MAX_SESSION_BUFFER = 2 ** 40;
 
+// Worker processes: one per core is the useful maximum; 64 bounds a typo.
+const MAX_WORKERS = 64;
+
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
-                                    [--naive] [--max-session-buffer BYTES] [--help]
+                                    [--naive] [--max-session-buffer BYTES]
+                                    [--workers N] [--broker redis://HOST:PORT/DB] [--help]
 
 The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
 Prints one line "READY http://HOST:PORT key=value ..." on stdout once it accepts
@@ -37,6 +42,12 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        bytes plus sockjs-node's queue) before it is closed as a
                        client that does not read (c[1008,...]); integer
                        ${MIN_SESSION_BUFFER} to 2^40 (default 1048576 = 1 MiB)
+  --workers N          worker processes sharing the port (node:cluster), integer
+                       1-${MAX_WORKERS} (default 1); more than 1 needs --broker and serves
+                       websocket transports only (README "Scaling out")
+  --broker URL         redis://HOST[:PORT][/DB] (port 6379, db 0 by default): every
+                       process given the same Redis and DB is one broadcast domain
+                       (default: none, this process only)
   --help               print this help and exit
 `;
 
@@ -47,6 +58,8 @@ const DEFAULTS = Object.freeze({
   logLevel: 'warning',
   mode: 'fast',
   maxSessionBufferBytes: 1024 * 1024,
+  workers: 1,
+  broker: null,
 });
 
 /** A command line that cannot be run: the message names the offending flag. */
@@ -56,7 +69,8 @@ class UsageError extends Error {}
  * @param {string[]} argv arguments after the script name (process.argv.slice(2))
  * @returns {{help: true} | {help: false, host: string, port: number,
  *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
- *           maxSessionBufferBytes: number}}
+ *           maxSessionBufferBytes: number, workers: number,
+ *           broker: import('./broker-url').BrokerAddress | null}}
  * @throws {UsageError} on an unknown flag, a missing value, a positional
  *         argument or a value out of range
  */
@@ -74,6 +88,8 @@ function parseCommandLine(argv) {
         'log-level': { type: 'string' },
         naive: { type: 'boolean' },
         'max-session-buffer': { type: 'string' },
+        workers: { type: 'string' },
+        broker: { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -91,7 +107,41 @@ function parseCommandLine(argv) {
     logLevel: parseLogLevel(values['log-level']),
     mode: values.naive ? 'naive' : DEFAULTS.mode,
     maxSessionBufferBytes: parseSessionBuffer(values['max-session-buffer']),
+    workers: parseWorkers(values.workers),
+    broker: parseBroker(values.broker),
   };
+}
+
+/**
+ * A combination of valid flags this server will not run, as one line; null if fine.
+ * Kept apart from parseCommandLine so broadcast.js can say it in one line
+ * (not a usage error: each flag on its own is well-formed).
+ */
+function refusal({ workers, broker }) {
+  if (workers > 1 && broker === null) {
+    return `--workers ${workers} needs --broker redis://HOST:PORT/DB: without a broker each worker ` +
+      `would broadcast to its own sessions only`;
+  }
+  return null;
+}
+
+function parseWorkers(text) {
+  if (text === undefined) return DEFAULTS.workers;
+  const workers = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+  if (!(workers >= 1 && workers <= MAX_WORKERS)) {
+    throw new UsageError(`--workers: expected an integer 1-${MAX_WORKERS}, got ${JSON.stringify(text)}`);
+  }
+  return workers;
+}
+
+function parseBroker(text) {
+  if (text === undefined) return DEFAULTS.broker;
+  try {
+    return parseBrokerUrl(text);
+  } catch (err) {
+    if (err instanceof BrokerUrlError) throw new UsageError(`--broker: ${err.message}`);
+    throw err;
+  }
 }
 
 function parseSessionBuffer(text) {
@@ -141,6 +191,6 @@ function parseLogLevel(text) {
 }
 
 module.exports = {
-  parseCommandLine, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S,
-  MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
+  parseCommandLine, refusal, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S,
+  MIN_SESSION_BUFFER, MAX_SESSION_BUFFER, MAX_WORKERS,
 };

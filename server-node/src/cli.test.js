@@ -2,7 +2,8 @@
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
 const {
-  parseCommandLine, UsageError, DEFAULTS, MAX_HEARTBEAT_S, MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
+  parseCommandLine, refusal, UsageError, DEFAULTS, MAX_HEARTBEAT_S, MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
+  MAX_WORKERS,
 } = require('./cli');
 
 describe('parseCommandLine', () => {
@@ -10,17 +11,18 @@ describe('parseCommandLine', () => {
     assert.deepEqual(parseCommandLine([]), { help: false, ...DEFAULTS });
     assert.deepEqual(DEFAULTS, {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
-      mode: 'fast', maxSessionBufferBytes: 1048576,
+      mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
     });
   });
 
   it('reads every flag, in both --flag value and --flag=value form', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
-        '--naive', '--max-session-buffer=4096']),
+        '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2']),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
-        mode: 'naive', maxSessionBufferBytes: 4096,
+        mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
+        broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
       });
   });
 
@@ -57,10 +59,38 @@ describe('parseCommandLine', () => {
     'session buffer above 2^40': [['--max-session-buffer', String(MAX_SESSION_BUFFER + 1)], /--max-session-buffer/],
     'session buffer with a unit': [['--max-session-buffer', '1M'], /--max-session-buffer/],
     'session buffer missing value': [['--max-session-buffer'], /--max-session-buffer/],
+    'workers zero': [['--workers', '0'], /--workers/],
+    'workers above the maximum': [['--workers', String(MAX_WORKERS + 1)], /--workers/],
+    'workers not an integer': [['--workers', '2.5'], /--workers/],
+    'broker not redis': [['--broker', 'http://127.0.0.1/0'], /--broker: only redis/],
+    'broker not a URL': [['--broker', '127.0.0.1:6379'], /--broker/],
+    'broker database out of range': [['--broker', 'redis://127.0.0.1/16'], /--broker: database/],
+    'broker database not a number': [['--broker', 'redis://127.0.0.1/x'], /--broker: database/],
+    'broker port zero': [['--broker', 'redis://127.0.0.1:0/0'], /--broker: port/],
+    'broker with credentials': [['--broker', 'redis://u:p@127.0.0.1/0'], /--broker: credentials/],
   };
   for (const [name, [args, message]] of Object.entries(rejected)) {
     it(`rejects: ${name}`, () => {
       assert.throws(() => parseCommandLine(args), (err) => err instanceof UsageError && message.test(err.message));
     });
   }
+});
+
+describe('refusal', () => {
+  it('refuses several workers without a broker, in one line naming both flags', () => {
+    const line = refusal(parseCommandLine(['--workers', '2']));
+    assert.match(line, /^--workers 2 needs --broker redis:\/\/HOST:PORT\/DB/);
+    assert.ok(!line.includes('\n'));
+  });
+
+  it('accepts one worker with or without a broker, and several with one', () => {
+    assert.equal(refusal(parseCommandLine([])), null);
+    assert.equal(refusal(parseCommandLine(['--broker', 'redis://127.0.0.1'])), null);
+    assert.equal(refusal(parseCommandLine(['--workers', '2', '--broker', 'redis://127.0.0.1'])), null);
+  });
+
+  it('fills in the broker defaults (port 6379, db 0)', () => {
+    assert.equal(parseCommandLine(['--broker', 'redis://localhost']).broker.url, 'redis://localhost:6379/0');
+    assert.equal(parseCommandLine(['--broker', 'redis://localhost/']).broker.db, 0);
+  });
 });

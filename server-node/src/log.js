@@ -11,12 +11,13 @@ const RANK = { debug: 0, info: 1, warning: 2, error: 3 };
 /**
  * @param {'debug'|'info'|'warning'|'error'} level lowest severity written
  * @param {(line: string) => void} [write] sink for finished lines (stderr by default)
+ * @param {string} [tag] put before every message, e.g. "worker 2/4 pid 123: "
  */
-function createLogger(level, write = (line) => process.stderr.write(line + '\n')) {
+function createLogger(level, write = (line) => process.stderr.write(line + '\n'), tag = '') {
   if (!(level in RANK)) throw new RangeError(`unknown log level ${JSON.stringify(level)}`);
   const threshold = RANK[level];
   const emit = (severity, text) => {
-    if (RANK[severity] >= threshold) write(`${new Date().toISOString()} ${severity.toUpperCase()} ${text}`);
+    if (RANK[severity] >= threshold) write(`${new Date().toISOString()} ${severity.toUpperCase()} ${tag}${text}`);
   };
   return {
     debug: (text) => emit('debug', text),

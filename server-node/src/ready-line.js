@@ -32,8 +32,15 @@ function baseUrl(host, port) {
  * @param {'fast'|'naive'} running.mode broadcast algorithm of /broadcast
  * @param {number} running.maxSessionBufferBytes output cap per session, bytes
  * @param {object} running.broadcastOptions the merged options of the /broadcast sockjs server
+ * @param {number} [running.workers] worker processes (1: this process serves)
+ * @param {{url: string} | null} [running.broker] the broker joined, or null
+ * @param {number[]} [running.workerPids] pids of the processes serving sessions
+ *        (the workers; this process when there is one)
  */
-function readyLine({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes, broadcastOptions }) {
+function readyLine({
+  host, port, heartbeatSeconds, mode, maxSessionBufferBytes, broadcastOptions,
+  workers = 1, broker = null, workerPids = [process.pid],
+}) {
   const fields = {
     server: 'sockjs-node',
     runtime: 'node',
@@ -44,6 +51,9 @@ function readyLine({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes, 
     disconnect_delay_ms: String(broadcastOptions.disconnect_delay),
     response_limit: String(broadcastOptions.response_limit),
     max_session_buffer: String(maxSessionBufferBytes),
+    workers: String(workers),
+    broker: broker === null ? 'none' : broker.url,
+    worker_pids: workerPids.join(','),
   };
   const tokens = Object.entries(fields).map(([key, value]) => `${key}=${encodeValue(value)}`);
   return `READY ${baseUrl(host, port)} ${tokens.join(' ')}`;

@@ -28,4 +28,22 @@ describe('READY line', () => {
     assert.match(fields.sockjs, /^\d+\.\d+\.\d+$/);
     assert.match(fields['faye-websocket'], /^\d+\.\d+\.\d+$/);
   });
+
+  it('says workers=, broker= and worker_pids= (defaults: 1, none, this process)', () => {
+    const base = {
+      host: '127.0.0.1', port: 1, heartbeatSeconds: 25, mode: 'fast', maxSessionBufferBytes: 4096,
+      broadcastOptions: { disconnect_delay: 5000, response_limit: 131072 },
+    };
+    const fieldsOf = (line) => Object.fromEntries(line.split(' ').slice(2).map((t) => t.split('=')));
+    const single = fieldsOf(readyLine(base));
+    assert.equal(single.workers, '1');
+    assert.equal(single.broker, 'none');
+    assert.equal(single.worker_pids, String(process.pid));
+    const scaled = fieldsOf(readyLine({
+      ...base, workers: 2, broker: { url: 'redis://127.0.0.1:6379/0' }, workerPids: [11, 12],
+    }));
+    assert.equal(scaled.workers, '2');
+    assert.equal(scaled.broker, 'redis://127.0.0.1:6379/0');
+    assert.equal(scaled.worker_pids, '11,12');
+  });
 });

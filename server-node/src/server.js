@@ -6,6 +6,7 @@
 const http = require('node:http');
 const { createApps } = require('./apps');
 const { closeAllSessions } = require('./sessions');
+const { refuseHttpTransports } = require('./websocket-only');
 
 /**
  * Listen and mount the apps. Resolves once the socket accepts connections.
@@ -15,13 +16,16 @@ const { closeAllSessions } = require('./sessions');
  * @param {number} settings.heartbeatSeconds SockJS heartbeat, seconds (> 0)
  * @param {'fast'|'naive'} settings.mode broadcast algorithm of /broadcast
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
+ * @param {number} settings.workers worker processes of this server (> 1: websocket transports only)
  * @param {ReturnType<import('./log').createLogger>} logger
+ * @param {import('./relay').RedisRelay | null} [relay] the started broker relay, or null
  * @returns {Promise<{port: number, apps: object[], stop: (deadlineMs: number) => Promise<void>}>}
  * @throws on listen failure (port in use, unknown host), with the system's error
  */
-async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes }, logger) {
+async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1 }, logger,
+  relay = null) {
   const apps = createApps({
-    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger,
+    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger, relay,
   });
   const httpServer = http.createServer();
   // sockjs-node hands anything outside its prefixes to the listeners that were
@@ -29,6 +33,7 @@ async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBuffe
   httpServer.on('request', answerNotFound);
   httpServer.on('upgrade', refuseUpgrade);
   for (const app of apps) app.server.installHandlers(httpServer);
+  if (workers > 1) refuseHttpTransports(httpServer, apps.map((app) => app.prefix));
 
   await new Promise((resolve, reject) => {
     httpServer.once('error', reject);
@@ -38,7 +43,8 @@ async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBuffe
     });
   });
 
-  const stop = (deadlineMs) => stopServer(httpServer, apps, deadlineMs, logger);
+  const stop = (deadlineMs) => stopServer(httpServer, apps, deadlineMs, logger)
+    .finally(() => { if (relay !== null) relay.stop(); });
   return { port: httpServer.address().port, apps, stop };
 }
 

@@ -88,7 +88,9 @@ function quoteMessage(message) {
  *
  * @param {object} conn a SockJSConnection of an open or closed session
  * @param {string} frame `a[...]` frame of `messages` (from encodeFrame)
- * @param {string[]} messages the same messages, for the per-message fallback
+ * @param {string[] | (() => string[])} messages the same messages, for the
+ *        per-message fallback; a function is called only when needed (a frame
+ *        relayed from another process must be parsed to get them)
  * @returns {boolean} false when the session is not open (nothing written)
  */
 function writeMessages(conn, frame, messages) {
@@ -116,7 +118,8 @@ function writeMessages(conn, frame, messages) {
   }
   // Raw websocket (no frames: one message per websocket message), or no
   // receiver right now: the public API, which queues or writes in order.
-  for (let i = 0; i < messages.length; i += 1) conn.write(messages[i]);
+  const list = typeof messages === 'function' ? messages() : messages;
+  for (let i = 0; i < list.length; i += 1) conn.write(list[i]);
   return true;
 }
 

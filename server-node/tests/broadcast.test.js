@@ -7,28 +7,12 @@
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { startServer } = require('./support/server-process');
-const { WsClient } = require('./support/ws-client');
 const { SockjsFramedClient } = require('./support/sockjs-framed');
+const { RawClient } = require('./support/raw-client');
 const { fetchText } = require('./support/http-client');
 const { randomUUID } = require('node:crypto');
 
 const MESSAGES_PER_SENDER = 25;
-
-// A raw websocket session speaks the same next()/send() as the framed client.
-class RawClient {
-  static async connect(appWsUrl) {
-    return new RawClient(await WsClient.connect(`${appWsUrl}/websocket`));
-  }
-  constructor(ws) { this.ws = ws; }
-  send(...messages) { for (const m of messages) this.ws.send(m); }
-  next(timeoutMs) { return this.ws.next(timeoutMs); }
-  async take(count, timeoutMs) {
-    const out = [];
-    while (out.length < count) out.push(await this.next(timeoutMs));
-    return out;
-  }
-  close() { return this.ws.close(); }
-}
 
 /** Each client sends its own numbered messages, all interleaved; return what each received. */
 async function exchange(clients) {

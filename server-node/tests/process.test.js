@@ -72,6 +72,9 @@ describe('READY line and start-up', () => {
       disconnect_delay_ms: '5000',
       response_limit: '131072',
       max_session_buffer: '1048576',
+      workers: '1',
+      broker: 'none',
+      worker_pids: String(server.child.pid),
     });
     const info = await fetch(`${server.url}/broadcast/info`);
     assert.equal(info.status, 200);

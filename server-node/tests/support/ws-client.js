@@ -98,6 +98,11 @@ class WsClient {
     this._socket._stream.resume();
   }
 
+  /** The client end's local TCP port (to find, from outside, which server process holds the other end). */
+  localPort() {
+    return this._socket._stream.localPort;
+  }
+
   /** Drop the TCP connection without a close handshake (cleanup after failures). */
   destroy() {
     if (this._socket._stream) this._socket._stream.destroy();

@@ -1,0 +1,37 @@
+# broker: the Redis that joins server processes into one broadcast domain
+# (scale-out, README "Scaling out"). Included by the top-level Makefile, which
+# defines ROOT, STAMPS and ensure-debian.
+#
+#   WORKERS=N   server worker processes (default 1: one process, no broker)
+#   BROKER=URL  redis://HOST:PORT/DB of a Redis to join; when WORKERS > 1 and
+#               BROKER is empty, serve-* starts a private redis-server on a free
+#               loopback port for the life of the server (bench/broker/with-private-redis.sh)
+
+WORKERS ?= 1
+BROKER  ?=
+
+SETUP_TARGETS += setup-redis
+HELP_LINES    += "make setup-redis      install Debian's redis-server (the scale-out broker; WORKERS= BROKER= on serve-*)"
+
+.PHONY: setup-redis
+# Debian's redis-server brings redis-cli (redis-tools), which the helper uses
+# to tell its own redis-server from anything else on the port.
+setup-redis: $(STAMPS)/setup-redis
+$(STAMPS)/setup-redis: | $(STAMPS)
+	@$(call ensure-debian,command -v redis-server && command -v redis-cli,redis-server)
+	@touch $@
+
+# True (non-empty) when serve-* must start its own redis-server.
+PRIVATE_BROKER := $(if $(BROKER),,$(filter-out 1,$(WORKERS)))
+
+# $(call scaleout-command,SERVER-COMMAND): SERVER-COMMAND with the scale-out
+# flags make was given. WORKERS=1 and no BROKER: unchanged (one process, as
+# the benchmark rules want). BROKER given: --workers and --broker passed as is.
+# WORKERS > 1 without BROKER: run under the private-Redis helper, which appends
+# --broker redis://127.0.0.1:<free port>/0 and stops that Redis afterwards.
+scaleout-command = $(strip \
+  $(if $(BROKER),$(1) --workers $(WORKERS) --broker $(BROKER),\
+  $(if $(PRIVATE_BROKER),$(ROOT)/bench/broker/with-private-redis.sh $(1) --workers $(WORKERS),$(1))))
+
+# Prerequisite for serve-* targets: redis-server only when a private one is needed.
+SCALEOUT_SETUP := $(if $(PRIVATE_BROKER),setup-redis)
