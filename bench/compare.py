@@ -1,14 +1,24 @@
-"""Compare two result files as a Markdown table, level by level.
+"""Compare result files as Markdown: two runs level by level, or a folder of
+runs against one baseline.
 
   python3 bench/compare.py results/A.json results/B.json
+  python3 bench/compare.py results/reference [--base sockjs-tornado-cpython]
 
-Columns: saturation throughput of each run (highest received msgs/s whose mean
-RTT was under the ok threshold), B/A, corrected p99 RTT of each at the highest
-target rate both ran with both points ok (the fair place to compare tails),
-and server RSS at each run's saturation point. Client-bound figures carry a
-"†": they measure the client, not the server.
+The figure compared is each level's saturation throughput (received msgs/s at
+the best point with mean RTT under the ok threshold) as the *median* of the
+run's repetitions, with its min-max range. A difference is only called one
+when the two ranges do not overlap: on these VMs a sweep repeated right away
+can land 2x apart, so overlapping ranges are "within noise". A file with a
+single repetition has no range; the table says so instead of guessing.
+
+Two files: also the corrected p99 RTT of each at the highest target rate both
+ran with both points ok (the fair place to compare tails), and server RSS at
+each median saturation point. "†" marks a figure where at least one
+repetition's saturation point was client-bound: it measures the client, not
+the server.
 """
 
+import glob
 import os
 import sys
 
@@ -17,18 +27,59 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_io import load_result  # noqa: E402
 
 RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ramp
+# The default baseline of a folder comparison: the original sockjs-tornado on
+# CPython, the subject of the 2011 benchmark and a third-party implementation
+# that does not change when our code does.
+DEFAULT_BASE = "sockjs-tornado-cpython"
 
 
 def _levels(doc):
     return {level["concurrency"]: level for level in doc["levels"]}
 
 
-def _sat(level):
-    return level["saturation"] if level else None
+def level_range(level):
+    """{median, min, max, runs, client_bound} of a level's saturation received/s; None without a figure.
+
+    A file without repetitions (or with one) has min = max = median and runs = 1.
+    """
+    sat = level.get("saturation") if level else None
+    if not sat:
+        return None
+    spread = sat.get("spread") or {"min": sat["received_per_s"], "median": sat["received_per_s"],
+                                    "max": sat["received_per_s"]}
+    runs = level.get("runs") or [level]
+    return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
+            "runs": level.get("repetitions", 1),
+            "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs)}
+
+
+def verdict(ra, rb):
+    """How B stands against A: 'within noise' when the min-max ranges overlap, else 'B higher'/'B lower';
+    'single run' when either side has one repetition (no range to judge by); '—' without figures."""
+    if ra is None or rb is None:
+        return "—"
+    if ra["runs"] < 2 or rb["runs"] < 2:
+        return "single run: noise unknown"
+    if ra["min"] <= rb["max"] and rb["min"] <= ra["max"]:
+        return "within noise"
+    return "B higher" if rb["min"] > ra["max"] else "B lower"
+
+
+def _fmt_range(r):
+    if r is None:
+        return "—"
+    text = f"{r['median']:,.0f}"
+    if r["runs"] > 1:
+        text += f" ({r['min']:,.0f}–{r['max']:,.0f})"
+    return text + (" †" if r["client_bound"] else "")
+
+
+def _ratio(ra, rb):
+    return rb["median"] / ra["median"] if ra and rb and ra["median"] else None
 
 
 def _sat_point(level):
-    sat = _sat(level)
+    sat = level.get("saturation") if level else None
     if not sat:
         return None
     for p in level["points"]:
@@ -49,12 +100,6 @@ def common_ok_rate(level_a, level_b):
     return best
 
 
-def _fmt_rate(sat):
-    if not sat:
-        return "—"
-    return f"{sat['received_per_s']:,.0f}" + (" †" if sat.get("client_bound") else "")
-
-
 def _fmt_rss(point):
     if not point or point.get("server_rss_bytes") is None:
         return "—"
@@ -65,40 +110,120 @@ def _fmt_ms(value):
     return "—" if value is None else f"{value:,.1f}"
 
 
+def _runs_note(doc, name):
+    reps = max((lv.get("repetitions", 1) for lv in doc["levels"]), default=1)
+    return f"{name}: {doc['label']} ({doc['run_id']}; " + (
+        f"median of {reps} repetitions)" if reps > 1 else "a single run: no spread, differences cannot be told from noise)")
+
+
 def compare_table(a, b):
     """The Markdown table (a string) comparing result documents a and b."""
     la, lb = _levels(a), _levels(b)
     lines = [
-        f"A: {a['label']} ({a['run_id']})",
-        f"B: {b['label']} ({b['run_id']})",
+        _runs_note(a, "A"),
+        _runs_note(b, "B"),
         "",
-        "| clients | A sat. msgs/s | B sat. msgs/s | B/A | common rate msgs/s | A p99 ms | B p99 ms | A RSS MB | B RSS MB |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| clients | A sat. msgs/s median (min–max) | B sat. msgs/s median (min–max) | B/A | B vs A "
+        "| common rate msgs/s | A p99 ms | B p99 ms | A RSS MB | B RSS MB |",
+        "| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    any_cb = False
     for n in sorted(set(la) | set(lb)):
-        sa, sb = _sat(la.get(n)), _sat(lb.get(n))
-        ratio = f"{sb['received_per_s'] / sa['received_per_s']:.2f}" if sa and sb and sa["received_per_s"] else "—"
+        ra, rb = level_range(la.get(n)), level_range(lb.get(n))
+        any_cb = any_cb or any(r and r["client_bound"] for r in (ra, rb))
+        ratio = _ratio(ra, rb)
         common = common_ok_rate(la[n], lb[n]) if n in la and n in lb else None
         rate, p99a, p99b = ("—", None, None) if not common else (
             f"{common[0]:,.0f}", common[1]["rtt_ms"]["p99"], common[2]["rtt_ms"]["p99"])
-        lines.append(f"| {n} | {_fmt_rate(sa)} | {_fmt_rate(sb)} | {ratio} | {rate} | {_fmt_ms(p99a)} | "
-                     f"{_fmt_ms(p99b)} | {_fmt_rss(_sat_point(la.get(n)))} | {_fmt_rss(_sat_point(lb.get(n)))} |")
-    if any(s and s.get("client_bound") for lv in (la, lb) for s in map(_sat, lv.values())):
-        lines += ["", "† client-bound: the client, not the server, limited this figure."]
+        lines.append(f"| {n} | {_fmt_range(ra)} | {_fmt_range(rb)} | {'—' if ratio is None else f'{ratio:.2f}'} | "
+                     f"{verdict(ra, rb)} | {rate} | {_fmt_ms(p99a)} | {_fmt_ms(p99b)} | "
+                     f"{_fmt_rss(_sat_point(la.get(n)))} | {_fmt_rss(_sat_point(lb.get(n)))} |")
+    lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
+    if any_cb:
+        lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
     return "\n".join(lines)
 
 
+def run_name(doc):
+    """The name `make bench SERVERS=` uses for this run: `<runtime>-<mode>` (e.g. `node-naive`) for our
+    servers and server-node, `<server>-<runtime>` (e.g. `sockjs-tornado-pypy`) for a peer."""
+    server = doc["server"]
+    if server.get("peer"):
+        return f"{server['name']}-{server['runtime']}"
+    return f"{server['runtime']}-{server.get('mode') or 'na'}"
+
+
+def pick_base(docs, base):
+    """The (path, doc) whose run name is `base`, else whose file name or label contains it;
+    ValueError if none or several match."""
+    hits = [(p, d) for p, d in docs if run_name(d) == base]
+    if not hits:
+        hits = [(p, d) for p, d in docs if base in os.path.basename(p) or base in d["label"]]
+    if len(hits) != 1:
+        names = ", ".join(os.path.basename(p) for p, _ in (hits or docs))
+        raise ValueError(f"BASE={base!r} matches {len(hits)} files (need exactly one) among: {names}")
+    return hits[0]
+
+
+def matrix_table(docs, base):
+    """Markdown: every run's median (min–max) per level, then each run's ratio to the baseline run."""
+    base_path, base_doc = pick_base(docs, base)
+    levels = sorted({lv["concurrency"] for _, d in docs for lv in d["levels"]})
+    head = "| run | " + " | ".join(str(n) for n in levels) + " |"
+    rule = "| --- |" + " ---: |" * len(levels)
+    out = [f"Saturation throughput, received msgs/s: median (min–max) over repetitions; † client-bound "
+           "in at least one repetition.", "", head, rule]
+    for _, d in docs:
+        lv = _levels(d)
+        out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n))) for n in levels) + " |")
+    base_levels = _levels(base_doc)
+    out += ["", f"Against the baseline {base_doc['label']} ({os.path.basename(base_path)}): median ratio; "
+            "≈ = the ranges overlap (within noise), ? = a single run on either side (noise unknown).", "", head, rule]
+    for _, d in docs:
+        lv = _levels(d)
+        cells = []
+        for n in levels:
+            ra, rb = level_range(base_levels.get(n)), level_range(lv.get(n))
+            ratio = _ratio(ra, rb)
+            if ratio is None:
+                cells.append("—")
+                continue
+            v = verdict(ra, rb)
+            mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else "")
+            cells.append(f"{ratio:.2f}{mark}")
+        out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+USAGE = ("usage: compare.py A.json B.json        (make compare A=... B=...)\n"
+         f"       compare.py FOLDER [--base TEXT]  (make compare DIR=... [BASE=...]; default base {DEFAULT_BASE})")
+
+
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2 or argv[0].startswith("-"):
-        print("usage: compare.py A.json B.json   (or: make compare A=... B=...)", file=sys.stderr)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    base = DEFAULT_BASE
+    if "--base" in argv:
+        i = argv.index("--base")
+        if i + 1 >= len(argv):
+            print(USAGE, file=sys.stderr)
+            return 2
+        base = argv[i + 1]
+        del argv[i:i + 2]
+    if len(argv) not in (1, 2) or any(a.startswith("-") for a in argv) or (len(argv) == 1) != os.path.isdir(argv[0]):
+        print(USAGE, file=sys.stderr)
         return 2
     try:
-        a, b = load_result(argv[0]), load_result(argv[1])
+        if len(argv) == 2:
+            print(compare_table(load_result(argv[0]), load_result(argv[1])))
+        else:
+            paths = sorted(glob.glob(os.path.join(argv[0], "*.json")))
+            paths = [p for p in paths if os.path.basename(p) != "schema.json"]
+            if not paths:
+                raise ValueError(f"{argv[0]}: no result files (*.json)")
+            print(matrix_table([(p, load_result(p)) for p in paths], base))
     except ValueError as exc:
         print(f"compare: {exc}", file=sys.stderr)
         return 1
-    print(compare_table(a, b))
     return 0
 
 

@@ -6,24 +6,43 @@ CLIENT_CPU ?=
 PROFILE    ?= standard
 LEVELS     ?=
 TRANSPORT  ?= sockjs
+# Independent repetitions per server; empty = the runner's default for the
+# profile (3 for standard, 1 for the others: bench/profiles.py).
+REPEAT     ?=
+# `make bench` only: a comma list of matrix entries (bench/matrix.py), e.g.
+# SERVERS=pypy-fast,node-naive; empty = the whole like-for-like matrix.
+SERVERS    ?=
+# `make compare`: two files (A=, B=), or a folder (DIR=, or A=<folder>) against BASE=.
+A    ?=
+B    ?=
+DIR  ?=
+BASE ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
 
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
-              --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) \
-              $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS))
-PY_KNOBS    = --json $(JSON) $(if $(NAIVE),--naive)
+              --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
+              $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
+              $(if $(REPEAT),--repeat $(REPEAT))
+
+# What a benchmark needs and nothing more (not `setup`, which also installs
+# Chromium for the site's browser tests): the client jar, .venv-bench, and the
+# server's own install. `make site` afterwards needs only the site's npm packages.
+BENCH_COMMON_DEPS := $(CLIENT_JAR) $(STAMPS)/venv-bench
+BENCH_PEER_DEPS   := $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
+BENCH_ALL_DEPS    := $(BENCH_COMMON_DEPS) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(BENCH_PEER_DEPS)
 
 SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
-HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
+HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full, REPEAT=, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "make bench-cpython    the same on CPython" \
-              "make bench-node       benchmark sockjs-node" \
-              "make bench            all three, then make site" \
+              "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
+              "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
-              "make compare A=x.json B=y.json  Markdown table comparing two result files"
+              "make compare A=x.json B=y.json  Markdown: per level both medians, ratio, within noise or not" \
+              "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline"
 
 # After a run: rebuild the page and say where everything is.
 define bench-finish
@@ -51,28 +70,38 @@ $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS
 	@touch $@
 
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare
-test-bench: setup-bench $(STAMPS)/venv-peer-cpython
+# The end-to-end tests run real load; each takes the shared measurement lock
+# (/tmp/sockbench-measure.lock, fixture `measure_lock`) while it runs.
+test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP)
 	cd $(ROOT) && $(BENCH_PY) -m pytest -q bench/tests
 
-bench-pypy bench-cpython: bench-%: setup
-	$(RUN_BENCH) --server $* $(PY_KNOBS)
+bench-pypy: $(BENCH_COMMON_DEPS) $(STAMPS)/python-pypy
+	$(RUN_BENCH) --server pypy $(if $(NAIVE),--naive)
 	$(bench-finish)
 
-bench-node: setup
-	$(RUN_BENCH) --server node
+bench-cpython: $(BENCH_COMMON_DEPS) $(STAMPS)/python-cpython
+	$(RUN_BENCH) --server cpython $(if $(NAIVE),--naive)
 	$(bench-finish)
 
-bench-peer-sockjs-tornado: setup $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
-	$(RUN_BENCH) --server peer-sockjs-tornado-cpython
-	$(RUN_BENCH) --server peer-sockjs-tornado-pypy
+bench-node: $(BENCH_COMMON_DEPS) $(NODE_STAMP)
+	$(RUN_BENCH) --server node $(if $(NAIVE),--naive)
 	$(bench-finish)
 
-bench: setup
-	$(RUN_BENCH) --server pypy $(PY_KNOBS)
-	$(RUN_BENCH) --server cpython $(PY_KNOBS)
-	$(RUN_BENCH) --server node
+bench-peer-sockjs-tornado: $(BENCH_COMMON_DEPS) $(BENCH_PEER_DEPS)
+	$(RUN_BENCH) --servers sockjs-tornado-cpython,sockjs-tornado-pypy
 	$(bench-finish)
 
-compare: setup-bench
-	@if [ -z "$(A)" ] || [ -z "$(B)" ]; then echo "usage: make compare A=results/x.json B=results/y.json" >&2; exit 2; fi
-	@$(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(B)
+bench: $(BENCH_ALL_DEPS)
+	$(RUN_BENCH) --servers $(or $(SERVERS),all)
+	$(bench-finish)
+
+compare: $(STAMPS)/venv-bench
+	@if [ -n "$(DIR)" ]; then \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(DIR) $(if $(BASE),--base $(BASE)); \
+	elif [ -n "$(A)" ] && [ -d "$(A)" ] && [ -z "$(B)" ]; then \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(if $(BASE),--base $(BASE)); \
+	elif [ -n "$(A)" ] && [ -n "$(B)" ]; then \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(B); \
+	else \
+	  echo "usage: make compare A=results/x.json B=results/y.json   or   make compare DIR=results/reference [BASE=name]" >&2; exit 2; \
+	fi

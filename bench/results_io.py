@@ -1,4 +1,4 @@
-"""Reading result files (results/README.md, schema sockbench.result/1) for the bench tools."""
+"""Reading and writing result files (results/README.md, schemas sockbench.result/1 and /2) for the bench tools."""
 
 import json
 import os
@@ -6,15 +6,22 @@ import os
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results", "schema.json")
 
 
+def readable_schemas():
+    """The schema ids a result file may carry: the `schema` enum of results/schema.json (its one source)."""
+    with open(SCHEMA_PATH, encoding="utf-8") as f:
+        return tuple(json.load(f)["properties"]["schema"]["enum"])
+
+
 def load_result(path):
-    """Parse one result file; ValueError naming the file if it is not a sockbench.result/1 document."""
+    """Parse one result file; ValueError naming the file if it carries no schema id results/schema.json accepts."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read JSON: {exc}") from exc
-    if not isinstance(doc, dict) or doc.get("schema") != "sockbench.result/1":
-        raise ValueError(f"{path}: not a sockbench.result/1 file")
+    accepted = readable_schemas()
+    if not isinstance(doc, dict) or doc.get("schema") not in accepted:
+        raise ValueError(f"{path}: not a result file (schema must be one of {', '.join(accepted)})")
     return doc
 
 
@@ -46,3 +53,30 @@ def flow_problems(doc):
                 problems.append(f"level {n} rate {point['target_rate']:g}: sent {point['sent']}, "
                                 f"received {point['received']}")
     return problems
+
+
+def result_file_path(out_dir, doc, when):
+    """The one place a result file's name is built.
+
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>.json from the document's
+    `server` section (`na` where a server has no codec or mode), never
+    overwriting an earlier file (-2, -3, ... appended).
+    """
+    server = doc["server"]
+    parts = [when.strftime("%Y-%m-%d"), server.get("name") or "unknown", server.get("runtime") or "unknown",
+             server.get("codec") or "na", server.get("mode") or "na"]
+    base = os.path.join(out_dir, "-".join(parts))
+    path, n = base + ".json", 2
+    while os.path.exists(path):
+        path, n = f"{base}-{n}.json", n + 1
+    return path
+
+
+def write_result(path, doc):
+    """Write a result document (UTF-8, 2-space indent, trailing newline) via a temporary file, so a
+    crash never leaves half a file behind."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)

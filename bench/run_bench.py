@@ -1,174 +1,248 @@
-"""One benchmark run end to end: start a server pinned to its cores, wait for
-READY, run the Java client pinned to the other cores, stop the server, and
-leave one result file in results/.
+"""Benchmark one server, or the like-for-like matrix, REPEAT times each.
 
-Every step has a name; a failure stops the run with `[step] why` on stderr and
-exit status 1, and the server is stopped whatever happens (context manager,
-plus SIGTERM/SIGINT turned into an exception so `finally` runs).
+Each repetition is an independent measurement on a fresh server process
+(bench/measure.py); repetitions of several servers are interleaved (A B C,
+A B C, ...: bench/matrix.py) and merged into one result file per server
+(bench/merge.py) whose per-level saturation is the median with its
+{min, median, max} spread. Before starting it prints the estimated total time,
+and before each run the ETA across everything left (bench/estimate.py).
+
+A failing run names its step (`[step] why`) on stderr; the other servers go
+on, the failed one gets no result file, and the exit status is 1. The server
+is stopped whatever happens (SIGTERM/SIGINT become an exception, so `finally`
+runs). Result file paths go to stdout, one per line.
 
 Usage (the Makefile's bench-* targets call this):
   python3 bench/run_bench.py --server pypy --profile quick
+  python3 bench/run_bench.py --servers pypy-fast,node-naive --profile standard --repeat 3
 """
 
 import argparse
 import datetime
 import os
-import shlex
+import shutil
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
-from server_process import ServerProcess, StepError  # noqa: E402
-from servers import ROOT, SPECS, server_command  # noqa: E402
+from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
+from matrix import format_level_start_rates, interleave, level_start_rates, select, single  # noqa: E402
+from measure import measure_once, variant_argv  # noqa: E402
+from merge import merge_repetitions  # noqa: E402
+from profiles import default_repeat, load_client_profiles  # noqa: E402
+from results_io import load_result, result_file_path, write_result  # noqa: E402
+from server_process import StepError  # noqa: E402
+from servers import ROOT, SPECS  # noqa: E402
 
-PROFILES = ("smoke", "quick", "standard", "legacy", "full")
 DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="run_bench.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--server", required=True, choices=sorted(SPECS), help="which server to benchmark")
-    p.add_argument("--profile", default="standard", choices=PROFILES, help="client sweep profile (default standard)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--server", choices=sorted(SPECS), help="one server to benchmark (with --naive for naive mode)")
+    which.add_argument("--servers", metavar="LIST",
+                       help="comma list of matrix entries (bench/matrix.py), e.g. pypy-fast,node-naive; 'all' = the "
+                            "whole like-for-like matrix")
+    p.add_argument("--profile", default="standard", help="client sweep profile, as the client lists them (default standard)")
+    p.add_argument("--repeat", type=int, default=None,
+                   help="independent repetitions per server, >= 1 (default: 3 for standard, 1 otherwise)")
     p.add_argument("--levels", default="", help="comma-separated concurrency levels, overriding the profile's")
     p.add_argument("--json", default="json", help="JSON codec for server-python: json|simplejson|ujson|orjson (default json)")
-    p.add_argument("--naive", action="store_true", help="server-python's naive broadcast mode")
+    p.add_argument("--naive", action="store_true", help="with --server: the naive broadcast mode")
     p.add_argument("--transport", default="sockjs", choices=("sockjs", "raw"), help="client transport (default sockjs)")
     p.add_argument("--host", default="127.0.0.1", help="server listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="server port 0-65535, 0 = any free port (default 8080)")
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")
     p.add_argument("--server-cpu", default="0", help="CPU list for the server, taskset syntax (default 0)")
     p.add_argument("--client-cpu", default="", help="CPU list for the client (default: every core but the server's)")
-    p.add_argument("--out-dir", default=os.path.join(ROOT, "results"), help="where the result file goes (default results/)")
+    p.add_argument("--out-dir", default=os.path.join(ROOT, "results"), help="where result files go (default results/)")
     p.add_argument("--client-jar", default=DEFAULT_JAR, help="the client's runnable jar")
     p.add_argument("--java", default=os.environ.get("JAVA", "java"), help="java executable (default $JAVA or java)")
     p.add_argument("--java-opts", default=os.environ.get("JAVA_OPTS", ""), help="extra JVM options (default $JAVA_OPTS)")
     p.add_argument("--client-args", default=os.environ.get("CLIENT_ARGS", ""),
                    help="extra client flags, e.g. '--step 1 --rate-factor 1.5' (default $CLIENT_ARGS)")
     p.add_argument("--no-server-warmup", dest="server_warmup", action="store_false",
-                   help="skip the unrecorded warm-up pass before the sweep (default: run it)")
+                   help="skip the unrecorded warm-up pass before each sweep (default: run it)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="check the servers' knobs, print the plan and the time estimate, run nothing")
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
-                   help="seconds the client may run before it is stopped as hung (default 10800)")
+                   help="seconds one client run may take before it is stopped as hung (default 10800)")
     args = p.parse_args(argv)
     if not 0 <= args.port <= 65535:
         p.error("--port must be in 0-65535")
+    if args.repeat is not None and args.repeat < 1:
+        p.error("--repeat must be >= 1")
+    if args.servers is not None and args.naive:
+        p.error("--naive goes with --server; with --servers name the mode in each entry (e.g. pypy-naive)")
     try:
         args.server_cpus = parse_cpu_list(args.server_cpu)
         args.client_cpus = parse_cpu_list(args.client_cpu) if args.client_cpu else None
+        args.variants = ([single(args.server, args.naive)] if args.server
+                         else select("" if args.servers == "all" else args.servers))
     except ValueError as exc:
         p.error(str(exc))
+    args.usage_error = p.error
     return args
 
 
-def result_path(out_dir, fields, when):
-    """results/<date>-<server>-<runtime>-<codec>-<mode>.json, never overwriting an earlier run."""
-    parts = [when.strftime("%Y-%m-%d"), fields.get("server", "unknown"), fields.get("runtime", "unknown"),
-             fields.get("codec", "na"), fields.get("mode", "na")]
-    base = os.path.join(out_dir, "-".join(parts))
-    path, n = base + ".json", 2
-    while os.path.exists(path):
-        path, n = f"{base}-{n}.json", n + 1
-    return path
+def _log(msg):
+    print(msg, file=sys.stderr, flush=True)
 
 
-def check_installed(spec, jar):
-    """Stop early, naming what to run, when `make setup` has not produced something we need."""
-    exe = spec.argv[0]
-    if os.path.isabs(exe) and not os.path.exists(exe):
-        raise StepError("setup", f"{exe} is missing: run `make setup`")
+def check_installed(variants, jar):
+    """Stop early, naming what to run, when setup has not produced something we need."""
     if not os.path.exists(jar):
-        raise StepError("setup", f"client jar {jar} is missing: run `make setup`")
+        raise StepError("setup", f"client jar {jar} is missing: run `make setup-java`")
+    for v in variants:
+        exe = SPECS[v.kind].argv[0]
+        if os.path.isabs(exe) and not os.path.exists(exe):
+            raise StepError("setup", f"{exe} ({v.name}) is missing: run `make setup`")
 
 
-def client_command(args, server, spec, out_path, client_cpus):
-    cmd = ["taskset", "-c", format_cpu_list(client_cpus), args.java]
-    cmd += shlex.split(args.java_opts)
-    cmd += ["-jar", args.client_jar,
-            "--url", f"{server.url}/broadcast",
-            "--transport", args.transport,
-            "--profile", args.profile,
-            "--out", out_path,
-            "--server-pid", str(server.pid),
-            "--server-ready", server.ready_line]
-    if args.levels:
-        cmd += ["--levels", args.levels]
-    if spec.peer:
-        cmd.append("--peer")
-    cmd += shlex.split(args.client_args)
-    return cmd
+def _figure(sat):
+    if sat is None:
+        return "no ok point (median repetition)"
+    spread = sat.get("spread")
+    text = f"{sat['received_per_s']:,.0f}"
+    if spread:
+        text += f" [{spread['min']:,.0f}-{spread['max']:,.0f}]"
+    return text + (" client-bound" if sat.get("client_bound") else "")
 
 
-# A short unrecorded sweep before the measured one, for every server alike:
-# PyPy's JIT (and the client's own JVM JIT) compile the broadcast path on the
-# first few thousand messages, which otherwise shows up as inflated latency in
-# the first points of the first level. Its output is thrown away.
-WARMUP_ARGS = ["--levels", "50", "--start-rate", "200", "--rate-factor", "2", "--max-rate", "3200",
-               "--step", "1", "--settle", "0.2", "--warmup", "0.5"]
+def summarize(doc, name):
+    """The run summary: per level, median saturation with its min-max, and what to distrust."""
+    lines = [f"== {name}: {doc['label']} (received msgs/s at saturation: median [min-max])"]
+    for level in doc["levels"]:
+        n = level.get("repetitions", 1)
+        text = f"   {level['concurrency']:>5} clients: {_figure(level.get('saturation'))}"
+        if "saturation_strict" in level:
+            text += f"; strict {_figure(level['saturation_strict'])}"
+        lines.append(text + f" ({n} run{'s' if n != 1 else ''})")
+    for w in doc["warnings"]:
+        lines.append(f"   warning: {w}")
+    return "\n".join(lines)
 
 
-def warm_up(args, server, client_cpus, out_dir):
-    cmd = ["taskset", "-c", format_cpu_list(client_cpus), args.java, *shlex.split(args.java_opts),
-           "-jar", args.client_jar, "--url", f"{server.url}/broadcast", "--transport", args.transport,
-           "--out", os.path.join(out_dir, "warmup.json"), *WARMUP_ARGS]
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True, timeout=120)
-    if proc.returncode != 0:
-        raise StepError("warm up", f"warm-up pass failed (status {proc.returncode}): {proc.stderr[-2000:]}")
+def run(args):
+    check_installed(args.variants, args.client_jar)
+    client = load_client_profiles(args.java, args.client_jar)
+    if not client.from_client:
+        _log(f"note: using bench/profiles.py's copy of the client's profiles: {client.note}")
+    try:
+        profile = client.get(args.profile)
+    except ValueError as exc:
+        args.usage_error(str(exc))
+    repeat = args.repeat or default_repeat(args.profile)
+    for v in args.variants:  # refuse a knob a server lacks before anything runs
+        variant_argv(args, v)
+    cpus = available_cpus()
+    client_cpus = args.client_cpus or default_client_cpus(args.server_cpus, cpus)
+    if set(client_cpus) & set(args.server_cpus):
+        _log(f"warning: server CPUs {format_cpu_list(args.server_cpus)} and client CPUs "
+             f"{format_cpu_list(client_cpus)} overlap: they compete for CPU (recorded in the result)")
+    levels = [int(n) for n in args.levels.split(",") if n.strip()] if args.levels else profile["levels"]
+    plan = interleave(args.variants, repeat)
+    # Later repetitions skip the climb when the client takes per-level start rates.
+    eta = Eta(prior_run_s(profile, levels),
+              later_ratio=LATER_REPETITION_RATIO if "level-start-rates" in client.features else 1.0)
+    _log(f"[plan] {len(args.variants)} server(s) x {repeat} repetition(s) = {len(plan)} runs, profile "
+         f"{args.profile}, levels {','.join(map(str, levels))}: estimated {format_duration(eta.remaining_s([(v.name, r) for r, v in plan]))} "
+         f"(~{format_duration(eta.prior_s)} a run before any is measured)")
+    if args.dry_run:
+        _log("[plan] order: " + " ".join(f"{v.name}#{r}" for r, v in plan))
+        return []
+
+    os.makedirs(args.out_dir, exist_ok=True)
+    when = datetime.datetime.now(datetime.timezone.utc)
+    # Each repetition's raw result waits here until its server's repetitions
+    # are merged; kept if anything fails, so no measurement is lost.
+    scratch = os.path.join(args.out_dir, "scratch", f"repetitions-{when.strftime('%Y%m%dT%H%M%SZ')}")
+    os.makedirs(scratch, exist_ok=True)  # results/scratch/ is git-ignored
+    done = {v.name: [] for v in args.variants}   # name -> [(doc path, host record, host warnings)]
+    failed = {}
+    t0 = time.monotonic()
+    try:
+        _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, failed, eta, t0)
+    except KeyboardInterrupt:
+        if any(done.values()):
+            _log(f"raw results of every finished repetition are kept in {scratch}")
+        raise
+
+    written = []
+    for v in args.variants:
+        if v.name in failed or not done[v.name]:
+            continue
+        docs = []
+        for path, _, warnings in done[v.name]:
+            doc = load_result(path)
+            doc["warnings"] = list(doc["warnings"]) + list(warnings)
+            docs.append(doc)
+        merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
+        path = result_file_path(args.out_dir, merged, when)
+        write_result(path, merged)
+        written.append(path)
+        _log(summarize(merged, v.name))
+    _log(f"\n[done] {len(plan) - sum(1 for _, v in plan if v.name in failed)} of {len(plan)} runs, wall time {format_duration(time.monotonic() - t0)}")
+    for path in written:
+        print(path, flush=True)
+    if failed:
+        for name in failed:
+            _log(f"bench failed: {name} (the reason is above)")
+        if any(done.values()):
+            _log(f"raw results of every finished repetition are kept in {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+            _remove_if_empty(os.path.dirname(scratch))
+        raise StepError("bench", f"{len(failed)} of {len(args.variants)} server(s) failed: {', '.join(failed)}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    _remove_if_empty(os.path.dirname(scratch))
+    return written
+
+
+def _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, failed, eta, t0):
+    """Every (repetition, server) of the plan in order; fills `done` and `failed`, teaches `eta`."""
+    for i, (rep, variant) in enumerate(plan):
+        if variant.name in failed:
+            continue
+        pending = [(v.name, r) for r, v in plan[i:] if v.name not in failed]
+        left = eta.remaining_s(pending)
+        finish = (datetime.datetime.now() + datetime.timedelta(seconds=left)).strftime("%H:%M")
+        _log(f"\n[run {i + 1}/{len(plan)}] {variant.name}, repetition {rep}/{repeat}; "
+             f"elapsed {format_duration(time.monotonic() - t0)}, about {format_duration(left)} left (done ~{finish})")
+        extra = []
+        if rep > 1 and done[variant.name] and "level-start-rates" in client.features:
+            rates = level_start_rates(load_result(done[variant.name][0][0]), profile)
+            if rates:
+                extra = ["--level-start-rates", format_level_start_rates(rates)]
+        out_path = os.path.join(scratch, f"{variant.name}-{rep}.json")
+        log_path = os.path.join(args.out_dir, f"{variant.name}.server.log")
+        started = time.monotonic()
+        try:
+            record, warnings = measure_once(args, variant, out_path, log_path, client_cpus, extra, log=_log)
+        except StepError as exc:
+            failed[variant.name] = f"repetition {rep}: {exc}"
+            _log(f"bench failed: {variant.name} repetition {rep}: {exc}\n(its remaining repetitions are skipped)")
+            continue
+        eta.observe(variant.name, time.monotonic() - started, repetition=rep)
+        for w in warnings:
+            _log(f"warning: {variant.name} repetition {rep}: {w}")
+        done[variant.name].append((out_path, record, warnings))
+
+
+def _remove_if_empty(path):
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass  # not empty (earlier runs' kept repetitions) or already gone
 
 
 def _raise_on_signal(signum, _frame):
     raise KeyboardInterrupt(f"signal {signum}")
-
-
-def run(args):
-    spec = SPECS[args.server]
-    check_installed(spec, args.client_jar)
-    cpus = available_cpus()
-    client_cpus = args.client_cpus or default_client_cpus(args.server_cpus, cpus)
-    if set(client_cpus) & set(args.server_cpus):
-        print(f"warning: server CPUs {format_cpu_list(args.server_cpus)} and client CPUs "
-              f"{format_cpu_list(client_cpus)} overlap: they compete for CPU (recorded in the result)",
-              file=sys.stderr)
-    try:
-        argv = server_command(spec, args.host, args.port, args.heartbeat,
-                              codec=args.json if spec.has_codec else None, naive=args.naive)
-    except ValueError as exc:
-        raise StepError("start server", str(exc)) from exc
-
-    os.makedirs(args.out_dir, exist_ok=True)
-    log_path = os.path.join(args.out_dir, f"{args.server}.server.log")
-    when = datetime.datetime.now(datetime.timezone.utc)
-    print(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(args.server_cpus)}", file=sys.stderr)
-    with ServerProcess(argv, args.server_cpus, log_path, args.ready_timeout) as server:
-        print(f"[wait for READY] {server.ready_line}", file=sys.stderr)
-        if args.server_warmup:
-            print("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)", file=sys.stderr)
-            with tempfile.TemporaryDirectory() as scratch:
-                warm_up(args, server, client_cpus, scratch)
-        out_path = result_path(args.out_dir, server.fields, when)
-        cmd = client_command(args, server, spec, out_path, client_cpus)
-        print(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}", file=sys.stderr)
-        started = time.monotonic()
-        try:
-            code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=args.client_timeout).returncode
-        except subprocess.TimeoutExpired as exc:
-            raise StepError("run client", f"client still running after {args.client_timeout:g} s; stopped") from exc
-        if server.proc.poll() is not None:
-            raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
-                            + server._log_tail())
-        if code != 0:
-            raise StepError("run client", f"client exited with status {code}")
-        if not os.path.exists(out_path):
-            raise StepError("run client", f"client exited 0 but wrote no {out_path}")
-        print(f"[run client] done in {time.monotonic() - started:.0f} s", file=sys.stderr)
-    print(f"[stop server] stopped cleanly; server log: {log_path}", file=sys.stderr)
-    print(out_path)
-    return out_path
 
 
 def main(argv=None):

@@ -12,6 +12,8 @@ import signal
 import subprocess
 import time
 
+from ready_line import parse_ready_line
+
 
 class StepError(RuntimeError):
     """A bench step failed; the message names the step and says why."""
@@ -19,20 +21,6 @@ class StepError(RuntimeError):
     def __init__(self, step, why):
         super().__init__(f"[{step}] {why}")
         self.step = step
-
-
-def parse_ready_line(line):
-    """Split `READY <url> k=v k=v` into (url, {k: v}); ValueError on anything else."""
-    parts = line.strip().split(" ")
-    if len(parts) < 2 or parts[0] != "READY" or not parts[1].startswith("http"):
-        raise ValueError(f"not a READY line: {line.strip()!r}")
-    fields = {}
-    for token in parts[2:]:
-        key, sep, value = token.partition("=")
-        if not sep or not key:
-            raise ValueError(f"bad key=value token {token!r} in READY line")
-        fields[key] = value
-    return parts[1], fields
 
 
 class ServerProcess:
@@ -85,7 +73,7 @@ class ServerProcess:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise StepError("wait for READY", f"no READY line within {self.ready_timeout_s:g} s"
-                                    f" from: {' '.join(self.argv)}{self._log_tail()}")
+                                    f" from: {' '.join(self.argv)}{self.log_tail()}")
                 if not sel.select(timeout=min(left, 0.5)):
                     if self.proc.poll() is not None:
                         break
@@ -99,7 +87,7 @@ class ServerProcess:
         if b"\n" not in buf:
             code = self.proc.wait(timeout=5)
             raise StepError("wait for READY", f"server exited with status {code} before READY"
-                            f" ({' '.join(self.argv)}){self._log_tail()}")
+                            f" ({' '.join(self.argv)}){self.log_tail()}")
         line = buf.split(b"\n", 1)[0].decode("utf-8", "replace")
         try:
             self.url, self.fields = parse_ready_line(line)
@@ -136,9 +124,9 @@ class ServerProcess:
         self.proc.stdout.close()
         self._log.close()
         if problem and raise_on_error:
-            raise StepError("stop server", problem + self._log_tail())
+            raise StepError("stop server", problem + self.log_tail())
 
-    def _log_tail(self, lines=15):
+    def log_tail(self, lines=15):
         try:
             with open(self.log_path, "rb") as f:
                 tail = f.read().decode("utf-8", "replace").splitlines()[-lines:]

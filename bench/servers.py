@@ -1,7 +1,8 @@
 """How to start each benchmarked server: one launch spec per server kind.
 
 Every server speaks docs/protocol.md, so the only differences are the command
-line and which knobs apply (codec and naive mode exist only on our Python server).
+line and which knobs apply (the codec exists only on our Python server; naive
+mode on our Python server and on server-node).
 """
 
 import dataclasses
@@ -28,7 +29,7 @@ PEER_APP = os.path.join(ROOT, "bench", "peers", "sockjs_tornado", "broadcast.py"
 SPECS = {
     "pypy": ServerSpec("pypy", (_venv_python("pypy"), "-m", "sockbench_server"), True, True, False),
     "cpython": ServerSpec("cpython", (_venv_python("cpython"), "-m", "sockbench_server"), True, True, False),
-    "node": ServerSpec("node", ("node", os.path.join(ROOT, "server-node", "broadcast.js")), False, False, False),
+    "node": ServerSpec("node", ("node", os.path.join(ROOT, "server-node", "broadcast.js")), False, True, False),
     "peer-sockjs-tornado-cpython": ServerSpec(
         "peer-sockjs-tornado-cpython", (_venv_python("peer-cpython"), PEER_APP), False, False, True),
     "peer-sockjs-tornado-pypy": ServerSpec(

@@ -8,7 +8,8 @@ import urllib.request
 
 import pytest
 
-from server_process import ServerProcess, StepError, parse_ready_line
+from ready_line import parse_ready_line
+from server_process import ServerProcess, StepError
 from servers import SPECS, server_command
 
 PEER = SPECS["peer-sockjs-tornado-cpython"]

@@ -15,7 +15,14 @@ def test_python_server_takes_codec_and_naive():
     assert "2.5" in argv
 
 
-@pytest.mark.parametrize("kind", ["node", "peer-sockjs-tornado-cpython"])
+def test_node_server_takes_naive_but_no_codec():
+    assert server_command(SPECS["node"], "127.0.0.1", 8080, 25, naive=True)[-1] == "--naive"
+    assert "--naive" not in server_command(SPECS["node"], "127.0.0.1", 8080, 25)
+    with pytest.raises(ValueError, match="codec"):
+        server_command(SPECS["node"], "127.0.0.1", 8080, 25, codec="ujson")
+
+
+@pytest.mark.parametrize("kind", ["peer-sockjs-tornado-cpython"])
 def test_knobs_a_server_lacks_are_refused(kind):
     with pytest.raises(ValueError, match="codec"):
         server_command(SPECS[kind], "127.0.0.1", 8080, 25, codec="ujson")

@@ -1,7 +1,9 @@
 """End to end, as a user runs it: run_bench.py with the smoke profile against
 every real server (our Tornado server on PyPy and CPython, sockjs-node), then
 check the result file against results/schema.json and that messages flowed at
-every point. Speed is not asserted here: that is the benchmark's job."""
+every point. The CPython run is `make bench-cpython PROFILE=smoke REPEAT=2`:
+two repetitions on two fresh server processes merged into one file. Speed is
+not asserted here: that is the benchmark's job."""
 
 import os
 import subprocess
@@ -15,30 +17,34 @@ from servers import ROOT
 
 RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
 
-# kind -> (server name, runtime) the READY line must report
+# kind -> (server name, runtime) the READY line must report, repetitions
 SERVERS = {
-    "pypy": ("sockbench-tornado", "pypy"),
-    "cpython": ("sockbench-tornado", "cpython"),
-    "node": ("sockjs-node", "node"),
+    "pypy": ("sockbench-tornado", "pypy", 1),
+    "cpython": ("sockbench-tornado", "cpython", 2),
+    "node": ("sockjs-node", "node", 1),
 }
 
 
 @pytest.mark.parametrize("kind", sorted(SERVERS))
-def test_smoke_run_produces_a_valid_result(kind, tmp_path):
+def test_smoke_run_produces_a_valid_result(kind, tmp_path, measure_lock):
+    name, runtime, repeat = SERVERS[kind]
     cpus = available_cpus()
     server_cpu = str(cpus[0])
-    cmd = [sys.executable, RUN_BENCH, "--server", kind, "--profile", "smoke", "--port", "0",
-           "--server-cpu", server_cpu, "--out-dir", str(tmp_path), "--client-timeout", "240"]
+    # What `make bench-<kind> PROFILE=smoke REPEAT=<repeat>` runs, on a free port.
+    cmd = [sys.executable, RUN_BENCH, "--server", kind, "--profile", "smoke", "--repeat", str(repeat),
+           "--port", "0", "--server-cpu", server_cpu, "--out-dir", str(tmp_path), "--client-timeout", "240"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
     out_path = proc.stdout.strip().splitlines()[-1]
     assert os.path.dirname(out_path) == str(tmp_path)
+    assert "[plan]" in proc.stderr and "estimated" in proc.stderr
+    assert not os.path.exists(tmp_path / "scratch") or not os.listdir(tmp_path / "scratch"), \
+        "the per-repetition files are removed once merged"
 
     doc = load_result(out_path)
     assert schema_errors(doc) == []
     assert flow_problems(doc) == []
 
-    name, runtime = SERVERS[kind]
     assert doc["server"]["name"] == name
     assert doc["server"]["runtime"] == runtime
     assert doc["server"]["peer"] is False
@@ -51,3 +57,18 @@ def test_smoke_run_produces_a_valid_result(kind, tmp_path):
         for point in level["points"]:
             assert point["server_rss_bytes"] and point["server_rss_bytes"] > 1_000_000
             assert point["server_cpu_pct"] is not None
+
+    # Every repetition is recorded: the machine around it, and its own sweep.
+    assert [r["repetition"] for r in doc["runs"]] == list(range(1, repeat + 1))
+    assert len({r["server_pid"] for r in doc["runs"]}) == repeat, "each repetition on a fresh server process"
+    for run in doc["runs"]:
+        assert run["steal_pct"] is not None and run["load_avg_before"] is not None
+        assert run["server_cpu_s"] > 0 and run["client_cpu_s"] > 0
+    for level in doc["levels"]:
+        assert level["repetitions"] == repeat
+        assert [r["repetition"] for r in level["runs"]] == list(range(1, repeat + 1))
+        if repeat > 1:
+            figures = [r["saturation"]["received_per_s"] for r in level["runs"]]
+            assert level["saturation"]["spread"] == {"min": min(figures), "median": min(figures),
+                                                     "max": max(figures)}  # lower middle of two
+            assert level["saturation"]["received_per_s"] == level["saturation"]["spread"]["median"]

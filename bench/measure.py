@@ -1,0 +1,132 @@
+"""One repetition: a fresh server process, warmed up, swept once by the client.
+
+Steps, each named in errors (`[step] why`): start the server pinned to its
+cores and wait for READY; an unrecorded warm-up pass; the measured client run
+pinned to the other cores, with /proc read just before and after it; stop the
+server (SIGTERM, exit 0 within 2 s). Every repetition of every server is warmed
+the same way, so repetitions differ only by what the machine does.
+"""
+
+import datetime
+import os
+import resource
+import shlex
+import subprocess
+import tempfile
+import time
+
+from cpus import format_cpu_list
+from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
+from server_process import ServerProcess, StepError
+from servers import SPECS, server_command
+
+# A short unrecorded sweep before the measured one, for every server alike:
+# PyPy's JIT (and the client's own JVM JIT) compile the broadcast path on the
+# first few thousand messages, which otherwise shows up as inflated latency in
+# the first points of the first level. Its output is thrown away.
+WARMUP_ARGS = ["--levels", "50", "--start-rate", "200", "--rate-factor", "2", "--max-rate", "3200",
+               "--step", "1", "--settle", "0.2", "--warmup", "0.5"]
+
+
+def _utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def variant_argv(opts, variant):
+    """The server's argv for one variant; StepError when the server lacks a knob."""
+    spec = SPECS[variant.kind]
+    try:
+        return server_command(spec, opts.host, opts.port, opts.heartbeat,
+                              codec=opts.json if spec.has_codec else None, naive=variant.naive)
+    except ValueError as exc:
+        raise StepError("start server", f"{variant.name}: {exc}") from exc
+
+
+def _java(opts, client_cpus):
+    return ["taskset", "-c", format_cpu_list(client_cpus), opts.java, *shlex.split(opts.java_opts),
+            "-jar", opts.client_jar]
+
+
+def client_command(opts, server, spec, out_path, client_cpus, extra=()):
+    cmd = _java(opts, client_cpus) + [
+        "--url", f"{server.url}/broadcast",
+        "--transport", opts.transport,
+        "--profile", opts.profile,
+        "--out", out_path,
+        "--server-pid", str(server.pid),
+        "--server-ready", server.ready_line]
+    if opts.levels:
+        cmd += ["--levels", opts.levels]
+    if spec.peer:
+        cmd.append("--peer")
+    cmd += list(extra)
+    cmd += shlex.split(opts.client_args)
+    return cmd
+
+
+def warm_up(opts, server, client_cpus):
+    with tempfile.TemporaryDirectory() as scratch:
+        cmd = _java(opts, client_cpus) + ["--url", f"{server.url}/broadcast", "--transport", opts.transport,
+                                          "--out", os.path.join(scratch, "warmup.json"), *WARMUP_ARGS]
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    if proc.returncode != 0:
+        raise StepError("warm up", f"warm-up pass failed (status {proc.returncode}): {proc.stderr[-2000:]}")
+
+
+def _children_cpu_s():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_args=(), log=print):
+    """Run one repetition; returns (host record for `runs[]`, host warnings).
+
+    The client writes its result document to out_path. The client's CPU time
+    is what this process's reaped children used during its run (the client is
+    the only child reaped then; the server is still running), the server's
+    from /proc/PID/stat before and after.
+    """
+    spec = SPECS[variant.kind]
+    argv = variant_argv(opts, variant)
+    load_before = read_loadavg()
+    started_at, started = _utc_now(), time.monotonic()
+    log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(opts.server_cpus)}")
+    with ServerProcess(argv, opts.server_cpus, log_path, opts.ready_timeout) as server:
+        log(f"[wait for READY] {server.ready_line}")
+        if opts.server_warmup:
+            log("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)")
+            warm_up(opts, server, client_cpus)
+        cmd = client_command(opts, server, spec, out_path, client_cpus, extra_client_args)
+        log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
+        stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
+        client_started = time.monotonic()
+        try:
+            code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=opts.client_timeout).returncode
+        except subprocess.TimeoutExpired as exc:
+            raise StepError("run client", f"client still running after {opts.client_timeout:g} s; stopped") from exc
+        stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
+        if server.proc.poll() is not None:
+            raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
+                            + server.log_tail())
+        if code != 0:
+            raise StepError("run client", f"client exited with status {code}")
+        if not os.path.exists(out_path):
+            raise StepError("run client", f"client exited 0 but wrote no {out_path}")
+        log(f"[run client] done in {time.monotonic() - client_started:.0f} s")
+        server_pid = server.pid
+    log(f"[stop server] stopped cleanly; server log: {log_path}")
+
+    hz = clock_ticks_per_s()
+    server_ticks = None if None in (server_before, server_after) else server_after - server_before
+    client_ticks = round((children_after - children_before) * hz)
+    host, warnings = host_report(stat_before, stat_after, opts.server_cpus, client_cpus, server_ticks, client_ticks)
+    record = {
+        "server_pid": server_pid,
+        "started_at": started_at,
+        "finished_at": _utc_now(),
+        "wall_s": round(time.monotonic() - started, 1),
+        "load_avg_before": load_before,
+        **host,
+    }
+    return record, warnings

@@ -1,0 +1,30 @@
+"""Small result documents for the unit tests: just the fields the code under test reads."""
+
+
+def point(rate, received_per_s, state="ok", client_bound=False):
+    return {"target_rate": rate, "received_per_s": received_per_s, "state": state, "client_bound": client_bound,
+            "rtt_ms": {"p99": 1.0}, "server_rss_bytes": 50_000_000}
+
+
+def saturation(rate, received_per_s, client_bound=False):
+    return {"target_rate": rate, "received_per_s": received_per_s, "sent_per_s": rate, "rtt_mean_ms": 5.0,
+            "client_bound": client_bound}
+
+
+def level(n, sat_received=None, rate=100.0, client_bound=False, strict_received="absent"):
+    lv = {"concurrency": n, "connected": n, "connect_errors": 0, "connect_s": 0.1, "end_reason": "overloaded",
+          "points": [point(rate, sat_received or 1.0)],
+          "saturation": None if sat_received is None else saturation(rate, sat_received, client_bound)}
+    if strict_received != "absent":
+        lv["saturation_strict"] = None if strict_received is None else saturation(rate, strict_received)
+    return lv
+
+
+def doc(levels, started="2026-11-24T01:00:00Z", finished="2026-11-24T01:01:00Z", duration=60.0, warnings=(),
+        mode="fast"):
+    return {"schema": "sockbench.result/1", "run_id": f"{started}-x", "label": f"x · {mode}",
+            "started_at": started, "finished_at": finished, "duration_s": duration,
+            "server": {"name": "sockbench-tornado", "runtime": "cpython", "codec": "json", "mode": mode,
+                       "peer": False, "pid": 1},
+            "parameters": {"profile": "smoke", "start_rate": 10, "max_rate": 1000},
+            "levels": levels, "warnings": list(warnings)}

@@ -1,0 +1,83 @@
+"""make compare: medians, ratio, and the overlap rule that decides "within noise"."""
+
+import pytest
+
+from compare import compare_table, level_range, main, matrix_table, pick_base, run_name, verdict
+from factories import doc, level
+from merge import merge_repetitions
+
+
+def rng(lo, med, hi, runs=3):
+    return {"min": lo, "median": med, "max": hi, "runs": runs, "client_bound": False}
+
+
+@pytest.mark.parametrize("a,b,expected", [
+    (rng(90, 100, 110), rng(105, 120, 130), "within noise"),     # overlap
+    (rng(90, 100, 110), rng(110, 120, 130), "within noise"),     # touching ends count as overlap
+    (rng(90, 100, 110), rng(111, 120, 130), "B higher"),
+    (rng(90, 100, 110), rng(50, 60, 89), "B lower"),
+    (rng(100, 100, 100, runs=1), rng(200, 200, 200), "single run: noise unknown"),
+    (rng(90, 100, 110), None, "—"),
+])
+def test_difference_only_when_ranges_do_not_overlap(a, b, expected):
+    assert verdict(a, b) == expected
+
+
+def test_range_of_an_old_single_run_file():
+    r = level_range(level(25, 300.0))
+    assert (r["median"], r["min"], r["max"], r["runs"]) == (300.0, 300.0, 300.0, 1)
+
+
+def merged(values, mode="fast"):
+    return merge_repetitions([doc([level(25, v)], mode=mode) for v in values])
+
+
+def test_two_files_table_shows_medians_ratio_and_verdict():
+    table = compare_table(merged([100, 110, 90]), merged([300, 310, 290], mode="naive"))
+    row = [line for line in table.splitlines() if line.startswith("| 25 |")][0]
+    assert "100 (90–110)" in row and "300 (290–310)" in row
+    assert "| 3.00 |" in row and "B higher" in row
+    assert "median of 3 repetitions" in table
+
+
+def test_single_run_files_say_so():
+    table = compare_table(doc([level(25, 100.0)]), doc([level(25, 150.0)]))
+    assert "a single run: no spread" in table
+    assert "single run: noise unknown" in table
+
+
+def test_folder_matrix_against_a_baseline(tmp_path):
+    import json
+    for name, values in (("base-sockjs-tornado-cpython", [100, 110, 90]), ("other", [105, 120, 95]),
+                         ("fast", [300, 320, 290])):
+        d = merged(values)
+        d["label"] = name
+        (tmp_path / f"{name}.json").write_text(json.dumps(d))
+    docs = [(str(p), json.loads(p.read_text())) for p in sorted(tmp_path.glob("*.json"))]
+    table = matrix_table(docs, "sockjs-tornado-cpython")
+    rows = {line.split(" | ")[0][2:]: line for line in table.splitlines()[-3:]}
+    assert "1.05 ≈" in rows["other"]            # overlapping ranges: within noise
+    assert rows["fast"].endswith("| 3.00 |")    # no overlap: a difference, unmarked
+    assert "100 (90–110)" in table
+    assert main([str(tmp_path), "--base", "nothing-matches"]) == 1
+    assert main([str(tmp_path), "--base", "sockjs-tornado-cpython"]) == 0
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main([]) == 2
+    assert main(["a.json"]) == 2          # one argument must be a folder
+    assert main(["--base"]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_baseline_is_picked_by_the_name_servers_takes():
+    ours, node = doc([level(25, 1.0)], mode="naive"), doc([level(25, 1.0)], mode="naive")
+    node["server"].update(name="sockjs-node", runtime="node")
+    peer = doc([level(25, 1.0)], mode=None)
+    peer["server"].update(name="sockjs-tornado", runtime="pypy", peer=True)
+    assert [run_name(d) for d in (ours, node, peer)] == ["cpython-naive", "node-naive", "sockjs-tornado-pypy"]
+    docs = [("a.json", ours), ("b.json", node), ("c.json", peer)]
+    assert pick_base(docs, "node-naive")[0] == "b.json"
+    assert pick_base(docs, "c.json")[0] == "c.json"          # a file name works too
+    with pytest.raises(ValueError, match="matches 3 files"):
+        pick_base(docs, ".json")

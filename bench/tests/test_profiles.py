@@ -1,0 +1,52 @@
+"""Profiles come from the client; the fallback copy must not drift from it."""
+
+import json
+import os
+
+import pytest
+
+from profiles import FALLBACK_PROFILES, REQUIRED_KEYS, default_repeat, load_client_profiles, parse_profile_list
+from servers import ROOT
+
+JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
+
+
+def listing(**overrides):
+    p = dict(FALLBACK_PROFILES["quick"], **overrides)
+    return json.dumps({"schema": "sockbench.profiles/1", "features": ["level-start-rates"], "profiles": [p]})
+
+
+def test_parse_a_profile_list():
+    profiles, features = parse_profile_list(listing())
+    assert profiles["quick"]["levels"] == [25, 100, 500]
+    assert features == ["level-start-rates"]
+
+
+@pytest.mark.parametrize("text,match", [
+    ("not json", "did not print JSON"),
+    ('{"schema": "other"}', "not a sockbench.profiles/1"),
+    ('{"schema": "sockbench.profiles/1", "profiles": []}', "no profiles"),
+    ('{"schema": "sockbench.profiles/1", "profiles": [{"name": "x"}]}', "lacks levels"),
+])
+def test_malformed_profile_lists_are_refused(text, match):
+    with pytest.raises(ValueError, match=match):
+        parse_profile_list(text)
+
+
+def test_standard_repeats_three_times_the_rest_once():
+    assert default_repeat("standard") == 3
+    assert default_repeat("smoke") == default_repeat("quick") == 1
+
+
+@pytest.mark.skipif(not os.path.exists(JAR), reason="client jar missing: run `make setup-java`")
+def test_the_real_client_either_lists_its_profiles_or_the_fallback_says_why():
+    client = load_client_profiles("java", JAR)
+    if client.from_client:
+        # The same profile names as the fallback (which describes jars from before
+        # --list-profiles, so its parameters may be older than the client's).
+        assert set(FALLBACK_PROFILES) <= set(client.profiles)
+        for p in client.profiles.values():
+            assert all(k in p for k in REQUIRED_KEYS)
+    else:
+        assert set(client.profiles) == set(FALLBACK_PROFILES)
+        assert client.note, "a fallback must say why it is used"

@@ -1,0 +1,43 @@
+"""Result files: old ones still read, the name is built in one place, writes are whole."""
+
+import datetime
+import glob
+import json
+import os
+
+import pytest
+
+from results_io import load_result, readable_schemas, result_file_path, schema_errors, write_result
+from servers import ROOT
+
+OLD_FILES = sorted(glob.glob(os.path.join(ROOT, "results", "reference", "*.json"))
+                   + glob.glob(os.path.join(ROOT, "site", "test", "fixtures", "20*.json")))
+
+
+def test_both_schema_versions_are_readable():
+    assert {"sockbench.result/1", "sockbench.result/2"} <= set(readable_schemas())
+
+
+@pytest.mark.parametrize("path", OLD_FILES, ids=os.path.basename)
+def test_committed_files_still_read_and_validate(path):
+    doc = load_result(path)
+    assert schema_errors(doc) == []
+
+
+def test_other_documents_are_refused(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"schema": "something/9"}))
+    with pytest.raises(ValueError, match="schema must be one of"):
+        load_result(str(path))
+
+
+def test_file_name_from_the_server_section_never_overwrites(tmp_path):
+    when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
+    doc = {"server": {"name": "sockjs-node", "runtime": "node", "codec": None, "mode": "naive"}}
+    first = result_file_path(str(tmp_path), doc, when)
+    assert os.path.basename(first) == "2026-11-24-sockjs-node-node-na-naive.json"
+    write_result(first, {"a": 1})
+    second = result_file_path(str(tmp_path), doc, when)
+    assert os.path.basename(second) == "2026-11-24-sockjs-node-node-na-naive-2.json"
+    assert json.loads(open(first, encoding="utf-8").read()) == {"a": 1}
+    assert not os.path.exists(first + ".tmp")
