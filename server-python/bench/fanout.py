@@ -33,7 +33,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from sockbench_server import api  # noqa: E402
 from sockbench_server.apps.broadcast import make_broadcast  # noqa: E402
 from sockbench_server.protocol.codecs import select_codec  # noqa: E402
-from sockbench_server.protocol.session import ConnectionInfo, Service, ServiceOptions  # noqa: E402
+from sockbench_server.protocol.options import (FAST, NAIVE, ConnectionInfo,  # noqa: E402
+                                               ServiceOptions)
+from sockbench_server.protocol.service import Service  # noqa: E402
 from sockbench_server.tornado_io.timers import LoopTimers  # noqa: E402
 from sockbench_server.tornado_io.websocket import WsReceiver  # noqa: E402
 
@@ -81,13 +83,11 @@ class MemoryWsReceiver:
 def run_once(mode: str, sessions: int, messages: int, per_iteration: int,
              codec_name: str, keep: bool = False):
     """(seconds, streams) for one run."""
-    api.set_broadcast_mode(mode)
-
     async def main():
         loop = asyncio.get_running_loop()
         app = make_broadcast()
-        service = Service("/broadcast", app, ServiceOptions(), select_codec(codec_name),
-                          LoopTimers(loop))
+        service = Service("/broadcast", app, ServiceOptions(broadcast=mode),
+                          select_codec(codec_name), LoopTimers(loop))
         streams = []
         for _ in range(sessions):
             stream = CountingStream(keep)
@@ -123,10 +123,10 @@ def delivered_messages(stream: CountingStream) -> List[str]:
 def check_equivalence(codec: str, per_iteration: int) -> None:
     """Fast and naive must deliver the same messages to every session."""
     got = {}
-    for mode in (api.FAST, api.NAIVE):
+    for mode in (FAST, NAIVE):
         _, streams = run_once(mode, 5, 30, per_iteration, codec, keep=True)
         got[mode] = [delivered_messages(s) for s in streams]
-    if got[api.FAST] != got[api.NAIVE] or len(got[api.FAST][0]) != 30:
+    if got[FAST] != got[NAIVE] or len(got[FAST][0]) != 30:
         raise SystemExit("fanout: fast and naive modes delivered different messages")
 
 
@@ -162,15 +162,15 @@ def main(argv=None) -> int:
     for k in args.sessions:
         for b in args.per_iteration:
             medians = {}
-            for mode in (api.NAIVE, api.FAST):
+            for mode in (NAIVE, FAST):
                 run_once(mode, k, args.messages, b, args.json)  # warm-up (JIT)
                 rates = []
                 for _ in range(args.repeat):
                     seconds, _ = run_once(mode, k, args.messages, b, args.json)
                     rates.append(args.messages * k / seconds)
                 medians[mode] = statistics.median(rates)
-                ratio = ("%.1fx" % (medians[api.FAST] / medians[api.NAIVE])
-                         if mode == api.FAST else "")
+                ratio = ("%.1fx" % (medians[FAST] / medians[NAIVE])
+                         if mode == FAST else "")
                 print("| %s %s | %s | %d | %d | %d | %s | %s | %s - %s | %s |" % (
                     impl, platform.python_version(), args.json, k, args.messages, b, mode,
                     "{:,.0f}".format(medians[mode]), "{:,.0f}".format(min(rates)),

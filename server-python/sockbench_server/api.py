@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List
 
-from .protocol.session import OPEN, ConnectionInfo
+from .protocol.options import ConnectionInfo
+from .protocol.states import OPEN
 
-__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast", "set_broadcast_mode",
-           "broadcast_mode"]
+__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast"]
 
 
 class SockJSConnection:
@@ -68,31 +68,13 @@ class SockJSConnection:
         return self.session.state == OPEN
 
 
-NAIVE = "naive"
-FAST = "fast"
-BROADCAST_MODES = (FAST, NAIVE)
-_mode = FAST
-
-
-def set_broadcast_mode(mode: str) -> None:
-    """``fast`` (default) or ``naive`` (``--naive``): how :func:`broadcast`
-    fans out. Both deliver the same frames in the same order."""
-    global _mode
-    if mode not in BROADCAST_MODES:
-        raise ValueError("broadcast mode must be one of %s" % ", ".join(BROADCAST_MODES))
-    _mode = mode
-
-
-def broadcast_mode() -> str:
-    return _mode
-
-
 def broadcast(connections: Iterable[SockJSConnection], message: str) -> int:
     """Send ``message`` to every connection; returns how many took it.
 
     This is the one place where fan-out happens. Iterates over a snapshot: a
     send may close a connection, whose ``on_close`` then removes it from the
-    caller's set.
+    caller's set. Each service's ``ServiceOptions.broadcast`` says how its
+    sessions get the message:
 
     * ``naive``: every recipient gets its own ``send(message)``: encode,
       frame and write per recipient and per message (what sockjs-node does);
@@ -102,35 +84,32 @@ def broadcast(connections: Iterable[SockJSConnection], message: str) -> int:
       (see ``protocol/fanout.py``); raw websockets share one frame per message.
     Both modes deliver the same messages in the same order.
     """
-    if _mode == NAIVE:
-        return _broadcast_naive(connections, message)
-    return _broadcast_fast(connections, message)
-
-
-def _broadcast_naive(connections: Iterable[SockJSConnection], message: str) -> int:
-    sent = 0
-    for conn in list(connections):
-        if conn.session.send(message):
-            sent += 1
-    return sent
-
-
-def _broadcast_fast(connections: Iterable[SockJSConnection], message: str) -> int:
-    # Framed sessions go to their service's fan-out batch, one service at a
-    # time (one in practice: each has its codec and its batch). Raw
-    # websockets take the message as one frame built once.
     pending: List[Any] = list(connections)
     sent = 0
-    raw_cache: Dict[Any, bytes] = {}
+    # One service at a time (one in practice: each has its codec, mode and
+    # batch); the connections of other services are left for the next round.
     while pending:
-        session = pending[0].session
-        if not session.framed:
+        service = pending[0].session.service
+        rest: List[Any] = []
+        if service.naive:
             for conn in pending:
-                if not conn.session.framed and conn.session.send_shared(message, raw_cache):
+                s = conn.session
+                if s.service is not service:
+                    rest.append(conn)
+                elif s.send(message):
                     sent += 1
-            pending = [conn for conn in pending if conn.session.framed]
+            pending = rest
             continue
-        service = session.service
-        taken, pending = service.fanout.deliver(pending, service.codec.encode_str(message))
+        taken, others = service.fanout.deliver(pending, service.codec.encode_str(message))
         sent += taken
+        # Raw websockets of this service take the message as one frame,
+        # built once per wire format.
+        raw_cache: Dict[Any, bytes] = {}
+        for conn in others:
+            s = conn.session
+            if s.service is not service:
+                rest.append(conn)
+            elif s.send_shared(message, raw_cache):
+                sent += 1
+        pending = rest
     return sent

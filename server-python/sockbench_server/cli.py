@@ -67,11 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--naive", action="store_true",
                    help="straightforward broadcast: encode and write each message once "
                         "per recipient (the baseline the fast path is measured against)")
-    p.add_argument("--max-session-buffer", type=_bytes, default=16 * 1024 * 1024,
+    p.add_argument("--max-session-buffer", type=_bytes, default=1024 * 1024,
                    metavar="BYTES",
                    help="unsent output one session may hold (its queue plus its "
-                        "socket's unsent bytes) before it is closed as a client that "
-                        "does not read; 1024 to 2^40 (default: 16777216 = 16 MiB)")
+                        "socket's unsent bytes) before it is closed with 1008 as a "
+                        "client that does not read; 1024 to 2^40 (default: 1048576 = 1 MiB)")
+    p.add_argument("--max-total-buffer", type=_bytes, default=64 * 1024 * 1024,
+                   metavar="BYTES",
+                   help="unsent output the whole process may hold; above it the server "
+                        "stops reading from clients until 3/4 of it is left; 1024 to "
+                        "2^40 (default: 67108864 = 64 MiB)")
     p.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="SECONDS",
                    help="close a connection whose request headers are not complete "
                         "this many seconds after it started sending them, or that sits "
@@ -89,11 +94,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
         return 1
     # Imported late so that --help and usage errors stay fast.
-    from .api import NAIVE, FAST, set_broadcast_mode
     from .apps import default_mounts
+    from .protocol.options import FAST, NAIVE
     from .tornado_io.server import ServerLimits, serve
 
-    set_broadcast_mode(NAIVE if args.naive else FAST)
     limits = ServerLimits(max_session_buffer=args.max_session_buffer,
+                          max_total_buffer=args.max_total_buffer,
                           header_timeout=args.header_timeout)
-    return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits)
+    return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits,
+                 broadcast=NAIVE if args.naive else FAST)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Tuple
 
-from ..protocol.session import ServiceOptions
+from ..protocol.options import ServiceOptions
 from .broadcast import make_broadcast
 from .close import CloseConnection
 from .echo import EchoConnection

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Set, Type
 
 from ..api import SockJSConnection, broadcast
-from ..protocol.session import ConnectionInfo
+from ..protocol.options import ConnectionInfo
 
 
 def make_broadcast() -> Type[SockJSConnection]:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from ..api import SockJSConnection
-from ..protocol.session import ConnectionInfo
+from ..protocol.options import ConnectionInfo
 
 
 class CloseConnection(SockJSConnection):

@@ -20,15 +20,19 @@ older than its batch slice.
 
 Trap: the slice indices are only valid until the next flush, which resets
 every member. A session that closes meanwhile is skipped by its state.
+
+This module knows sessions only by the attributes it reads and writes
+(``service``, ``framed``, ``state``, ``batch_from``/``batch_to``, ``queue``,
+``receiver``, ``flush``, ``write_shared``, ``write_failed``, ``last_output``);
+``session.py`` imports it, never the reverse.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 from . import frames
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .session import Session
+from .receiver import Timers
+from .states import OPEN
 
 #: ``batch_to`` of a session with no batch slice.
 NO_SLICE = -1
@@ -42,13 +46,13 @@ class Fanout:
 
     __slots__ = ("service", "timers", "fragments", "members", "scheduled")
 
-    def __init__(self, service: Any, timers: Any):
+    def __init__(self, service: Any, timers: Timers):
         self.service = service
         self.timers = timers
         #: Encoded messages broadcast in this iteration, oldest first.
         self.fragments: List[str] = []
         #: Sessions with something pending in this iteration.
-        self.members: List["Session"] = []
+        self.members: List[Any] = []
         self.scheduled = False
 
     def deliver(self, connections: List[Any], fragment: str) -> Tuple[int, List[Any]]:
@@ -66,6 +70,7 @@ class Fanout:
         following = index + 1
         members = self.members
         service = self.service
+        open_ = OPEN
         others: List[Any] = []
         taken = 0
         # Hot loop: attribute tests only, no calls in the common case.
@@ -74,7 +79,7 @@ class Fanout:
             if s.service is not service or not s.framed:
                 others.append(conn)
                 continue
-            if s.state != 1:  # OPEN
+            if s.state != open_:
                 continue
             taken += 1
             to = s.batch_to
@@ -91,7 +96,7 @@ class Fanout:
                 s.queue.append(fragment)
         return taken, others
 
-    def detach(self, s: "Session") -> None:
+    def detach(self, s: Any) -> None:
         """Move ``s``'s slice to its own queue (before a private send, a
         close or an attach), so the batch no longer holds anything of it."""
         to = s.batch_to
@@ -118,11 +123,12 @@ class Fanout:
         last_class: Any = None
         wire = b""
         no_slice = NO_SLICE
+        open_ = OPEN
         for s in members:
             to = s.batch_to
             start = s.batch_from
             s.batch_to = no_slice
-            if s.state != 1:
+            if s.state != open_:
                 continue
             r = s.receiver
             if to < 0 or r is None or s.queue:
@@ -145,9 +151,10 @@ class Fanout:
                     s.write_shared(frame, wires)
                     continue
                 last_class = r.__class__
-                wire = wires.get(fmt)  # type: ignore[assignment]
-                if wire is None:
-                    wire = wires[fmt] = r.encode_wire(frame)
+                cached = wires.get(fmt)
+                if cached is None:
+                    cached = wires[fmt] = r.encode_wire(frame)
+                wire = cached
             # Inlined Session._write for the websocket case (never "full").
             try:
                 r.write_prebuilt(wire)

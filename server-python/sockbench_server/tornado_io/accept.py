@@ -18,10 +18,14 @@ import errno
 import logging
 import socket
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Awaitable, Callable, Iterable, Optional
 
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
+from tornado.iostream import IOStream
+
+from .shedding import OutputBudget
+from .tornado_private import account_stream, add_listener, connection_handler
 
 log = logging.getLogger("sockbench_server.accept")
 
@@ -108,11 +112,21 @@ class AcceptLoop:
 
 class GuardedHTTPServer(HTTPServer):
     """Tornado's HTTPServer with :class:`AcceptLoop` in place of
-    ``netutil.add_accept_handler``. Trap: this fills TCPServer's
-    ``_sockets``/``_handlers`` as its own ``add_sockets`` does (Tornado 6.x),
-    so ``stop()`` keeps working; the server tests cover it."""
+    ``netutil.add_accept_handler`` (registered so that ``stop()`` keeps
+    working; the server tests cover it), and every client stream counted
+    against the process's :class:`~.shedding.OutputBudget`."""
+
+    budget: OutputBudget
+
+    def initialize(self, *args: Any, budget: OutputBudget, **kwargs: Any) -> None:  # type: ignore[override]
+        self.budget = budget
+        super().initialize(*args, **kwargs)
 
     def add_sockets(self, sockets: Iterable[socket.socket]) -> None:
+        handle = connection_handler(self)
         for sock in sockets:
-            self._sockets[sock.fileno()] = sock
-            self._handlers[sock.fileno()] = AcceptLoop(sock, self._handle_connection).remove
+            add_listener(self, sock, AcceptLoop(sock, handle).remove)
+
+    def handle_stream(self, stream: IOStream, address: Any) -> Optional[Awaitable[None]]:
+        self.budget.track(account_stream(stream, self.budget))
+        return super().handle_stream(stream, address)

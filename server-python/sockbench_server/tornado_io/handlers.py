@@ -14,11 +14,16 @@ import time
 from typing import Any, Optional, Tuple
 from urllib.parse import parse_qs
 
+from tornado.httputil import responses
 from tornado.web import RequestHandler
 
 from ..protocol import transports as tp
+from ..protocol.errors import SlowConsumer
 from ..protocol.frames import BadPayload, decode_body, decode_messages
-from ..protocol.session import ConnectionInfo, Service
+from ..protocol.options import ConnectionInfo
+from ..protocol.service import Service
+from .shedding import OutputBudget
+from .tornado_private import unsent_bytes
 
 log = logging.getLogger("sockbench_server.http")
 
@@ -44,9 +49,11 @@ class SockJSHandler(RequestHandler):
 
     methods: Tuple[str, ...] = ("GET",)
     service: Service
+    budget: OutputBudget
 
-    def initialize(self, service: Service) -> None:  # type: ignore[override]
+    def initialize(self, service: Service, budget: OutputBudget) -> None:  # type: ignore[override]
         self.service = service
+        self.budget = budget
 
     def compute_etag(self) -> Optional[str]:
         return None
@@ -69,7 +76,7 @@ class SockJSHandler(RequestHandler):
             self.finish()
             return
         self.set_header("Content-Type", "text/plain; charset=UTF-8")
-        self.finish("%d %s" % (status_code, self._reason))
+        self.finish("%d %s" % (status_code, responses.get(status_code, "Unknown")))
 
     def sockjs_error(self, status: int, text: str) -> None:
         self.set_status(status)
@@ -163,13 +170,17 @@ class InfoHandler(SockJSHandler):
 
 class TornadoHttpReceiver(tp.HttpReceiver):
     """Writes wrapped frames to one Tornado response; ``done`` resolves when
-    the response is over, whoever ended it."""
+    the response is over, whoever ended it. A streaming response whose
+    connection holds more than ``max_buffer`` unsent bytes after a write
+    raises :class:`SlowConsumer` (the session then closes with 1008)."""
 
-    __slots__ = ("handler", "done")
+    __slots__ = ("handler", "done", "max_buffer")
 
-    def __init__(self, handler: "ReceivingHandler", framing: tp.Framing, limit: int):
+    def __init__(self, handler: "ReceivingHandler", framing: tp.Framing, limit: int,
+                 max_buffer: int):
         super().__init__(framing, limit)
         self.handler = handler
+        self.max_buffer = max_buffer
         self.done: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
 
     def write(self, data: str) -> None:
@@ -177,6 +188,11 @@ class TornadoHttpReceiver(tp.HttpReceiver):
         h.write(data)
         if self.framing.streaming:
             h.flush()
+            stream = getattr(h.request.connection, "stream", None)
+            if stream is not None:
+                buffered = unsent_bytes(stream)
+                if buffered > self.max_buffer:
+                    raise SlowConsumer(buffered)
         # Polling responses end right after their one frame: finish() sends
         # it with a Content-Length instead of as a chunk.
 
@@ -228,7 +244,8 @@ class ReceivingHandler(SockJSHandler):
         session = svc.lookup(session_id)
         if session is None:
             session = svc.create(session_id, connection_info(self, framing.name))
-        receiver = self.receiver = TornadoHttpReceiver(self, framing, svc.options.response_limit)
+        receiver = self.receiver = TornadoHttpReceiver(self, framing, svc.options.response_limit,
+                                                       svc.options.max_buffer)
         self.session = session
         session.attach(receiver)
         if not receiver.closed:
@@ -319,8 +336,11 @@ class SendHandler(SockJSHandler):
     def payload_text(self) -> str:
         return decode_body(self.request.body)
 
-    def deliver(self, session_id: str) -> bool:
-        """False if an error response was sent instead."""
+    async def deliver(self, session_id: str) -> bool:
+        """False if an error response was sent instead. While the process is
+        over its output budget the messages wait (and so does the client)."""
+        if self.budget.paused:
+            await self.budget.wait()
         svc = self.service
         try:
             messages = decode_messages(svc.codec, self.payload_text())
@@ -341,11 +361,11 @@ class XhrSendHandler(PostPreflight, SendHandler):
     methods = ("POST", "OPTIONS")
     transport = "xhr_send"
 
-    def post(self, server_id: str, session_id: str) -> None:
+    async def post(self, server_id: str, session_id: str) -> None:
         self.no_cache()
         self.jsessionid()
         self.cors()
-        if self.deliver(session_id):
+        if await self.deliver(session_id):
             # Firefox treats a 204 without Content-Type as XML and complains.
             self.respond_204("text/plain; charset=UTF-8")
 
@@ -361,10 +381,10 @@ class JsonpSendHandler(SendHandler):
             return values[0] if values else ""
         return text
 
-    def post(self, server_id: str, session_id: str) -> None:
+    async def post(self, server_id: str, session_id: str) -> None:
         self.no_cache()
         self.jsessionid()
-        if self.deliver(session_id):
+        if await self.deliver(session_id):
             # 200 "ok" rather than 204: Konqueror mishandles 204 here.
             self.set_header("Content-Type", "text/plain; charset=UTF-8")
             self.finish("ok")

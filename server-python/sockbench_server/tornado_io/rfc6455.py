@@ -17,11 +17,12 @@ connections in ways the RFC (and Autobahn|Testsuite) do not accept:
   or fragmented control frames, unmasked client frames) drop the TCP
   connection without saying why; here they get a 1002 close frame.
 
-:class:`StrictProtocol13` replaces the frame reader (``_receive_frame``)
+:class:`StrictProtocol13` replaces Tornado's frame reader (``receive_frame`` here)
 and keeps the rest of Tornado's protocol (handshake, writing, ping/pong,
-the closing handshake and its 5 s timeout). Trap: ``_receive_frame``,
-``_run_callback`` and the ``_fragmented_*`` attributes are Tornado
-internals (6.x); the RFC 6455 tests in tests/server cover this class.
+the closing handshake and its 5 s timeout). The Tornado hooks it needs are
+reached through ``tornado_private.FencedProtocol13``; the message being
+reassembled lives in this class's own attributes. The RFC 6455 tests in
+tests/server cover this class.
 """
 from __future__ import annotations
 
@@ -29,10 +30,8 @@ import codecs
 import struct
 from typing import Any, List, Optional
 
-from tornado.util import _websocket_mask
-from tornado.websocket import WebSocketProtocol13
-
 from ..protocol import wsframes
+from .tornado_private import FencedProtocol13, websocket_mask
 
 #: Opcodes RFC 6455 defines: continuation, text, binary, close, ping, pong.
 KNOWN_OPCODES = frozenset((0x0, 0x1, 0x2, 0x8, 0x9, 0xA))
@@ -44,7 +43,7 @@ TOO_BIG = 1009
 DISCARDABLE = 1 << 16
 
 
-class StrictProtocol13(WebSocketProtocol13):
+class StrictProtocol13(FencedProtocol13):
     """RFC 6455 with failures answered by the right close code, and UTF-8
     checked as text arrives (see the module docstring)."""
 
@@ -57,6 +56,13 @@ class StrictProtocol13(WebSocketProtocol13):
     _failed = False
     #: Payload bytes of the data message being received (for the size limit).
     _pending_bytes = 0
+    #: Opcode (1 text, 2 binary) and binary payload of the data message
+    #: being received; None between messages.
+    _message_opcode: Optional[int] = None
+    _message_buffer: Optional[bytearray] = None
+
+    async def _read_exactly(self, n: int) -> bytes:
+        return await self.stream.read_bytes(n)
 
     def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
         if (self.client_terminated and not self.server_terminated and code is not None
@@ -69,12 +75,12 @@ class StrictProtocol13(WebSocketProtocol13):
         """Fail the connection (RFC 6455 7.1.7): close frame, then wait for
         the client's close (Tornado aborts after 5 s)."""
         self._failed = True
-        self._fragmented_message_buffer = None
+        self._message_buffer = None
         self._text_decoder = self._text_parts = None
         self.close(code, reason)
 
-    async def _receive_frame(self) -> None:
-        head = await self._read_bytes(2)
+    async def receive_frame(self) -> None:
+        head = await self._read_exactly(2)
         fin = head[0] & 0x80
         reserved = head[0] & 0x70
         opcode = head[0] & 0x0F
@@ -85,9 +91,9 @@ class StrictProtocol13(WebSocketProtocol13):
         # The length must be read before anything is refused, so that a
         # frame dropped after failing does not desynchronise the stream.
         if length == 126:
-            length = struct.unpack("!H", await self._read_bytes(2))[0]
+            length = struct.unpack("!H", await self._read_exactly(2))[0]
         elif length == 127:
-            length = struct.unpack("!Q", await self._read_bytes(8))[0]
+            length = struct.unpack("!Q", await self._read_exactly(8))[0]
 
         problem = None
         if reserved:  # no extension is negotiated, so no bit may be set
@@ -98,34 +104,34 @@ class StrictProtocol13(WebSocketProtocol13):
             problem = "Client frames must be masked"
         elif control and (length > 125 or not fin):
             problem = "Control frames must be final and at most 125 bytes"
-        elif opcode == 0 and self._fragmented_message_buffer is None and not self._failed:
+        elif opcode == 0 and self._message_buffer is None and not self._failed:
             problem = "Continuation frame without a message to continue"
-        elif opcode in (1, 2) and self._fragmented_message_buffer is not None:
+        elif opcode in (1, 2) and self._message_buffer is not None:
             problem = "New message before the previous one ended"
         if problem is not None:
             if self._failed:  # failing already: the client is not listening
-                self._abort()
+                self.abort()
                 return
             self._fail(PROTOCOL_ERROR, problem)
             if masked and length <= DISCARDABLE:
                 # Skip the payload so the client's answering close frame
                 # can still be read: a clean close.
-                await self._read_bytes(4 + length)
+                await self._read_exactly(4 + length)
             else:
-                self._abort()
+                self.abort()
             return
 
         if not control and self._pending_bytes + length > self.params.max_message_size:
             self.close(TOO_BIG, "Message too big")
-            self._abort()
+            self.abort()
             return
 
-        mask = await self._read_bytes(4)
+        mask = await self._read_exactly(4)
         if opcode == 1 and not self._failed:
             self._text_decoder = codecs.getincrementaldecoder("utf-8")()
             self._text_parts = []
         checking_text = (not control and not self._failed and self._text_decoder is not None
-                         and (opcode == 1 or self._fragmented_message_opcode == 1))
+                         and (opcode == 1 or self._message_opcode == 1))
         payload = await self._read_payload(length, mask, checking_text)
         if payload is None:  # invalid UTF-8: failed already
             return
@@ -136,18 +142,18 @@ class StrictProtocol13(WebSocketProtocol13):
         if self._failed:
             return  # a data frame after we failed: dropped
         if opcode != 0:
-            self._fragmented_message_opcode = opcode
-            self._fragmented_message_buffer = bytearray()
+            self._message_opcode = opcode
+            self._message_buffer = bytearray()
             self._pending_bytes = 0
-        buffer = self._fragmented_message_buffer
+        buffer = self._message_buffer
         assert buffer is not None
         self._pending_bytes += length
-        if self._fragmented_message_opcode == 2:
+        if self._message_opcode == 2:
             buffer.extend(payload)
         if not fin:
             return
-        message_opcode = self._fragmented_message_opcode
-        self._fragmented_message_buffer = None
+        message_opcode = self._message_opcode
+        self._message_buffer = None
         self._pending_bytes = 0
         if message_opcode == 1:
             try:
@@ -157,12 +163,10 @@ class StrictProtocol13(WebSocketProtocol13):
                 return
             text = "".join(self._text_parts)  # type: ignore[arg-type]
             self._text_decoder = self._text_parts = None
-            self._message_bytes_in += len(text)
-            future = self._run_callback(self.handler.on_message, text)
+            future = self.dispatch_message(text)
         else:
             data = bytes(buffer)
-            self._message_bytes_in += len(data)
-            future = self._run_callback(self.handler.on_message, data)
+            future = self.dispatch_message(data)
         if future is not None:
             await future
 
@@ -170,13 +174,12 @@ class StrictProtocol13(WebSocketProtocol13):
         """The unmasked payload; text is decoded as it arrives (partial
         reads), so invalid UTF-8 fails the connection at once."""
         if not checking_text:
-            return _websocket_mask(mask, await self._read_bytes(length)) if length else b""
+            return websocket_mask(mask, await self._read_exactly(length)) if length else b""
         got = 0
         while got < length:
             chunk = await self.stream.read_bytes(length - got, partial=True)
-            self._wire_bytes_in += len(chunk)
             shift = got % 4  # the mask continues where the last chunk ended
-            chunk = _websocket_mask(mask[shift:] + mask[:shift], chunk)
+            chunk = websocket_mask(mask[shift:] + mask[:shift], chunk)
             got += len(chunk)
             try:
                 self._text_parts.append(self._text_decoder.decode(chunk))  # type: ignore[union-attr]
@@ -185,7 +188,7 @@ class StrictProtocol13(WebSocketProtocol13):
                 if got < length:
                     # The rest of the frame may never come (Autobahn 6.4.3
                     # waits): the close frame is out, end the connection.
-                    self._abort()
+                    self.abort()
                 return None
         return b""  # text lives in _text_parts
 
@@ -214,4 +217,4 @@ class StrictProtocol13(WebSocketProtocol13):
                     return
         # Valid close, ping, pong: Tornado's handling (echo the close code,
         # answer pings, note pongs).
-        self._handle_message(opcode, payload)
+        self.handle_control(opcode, payload)

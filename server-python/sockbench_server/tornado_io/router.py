@@ -7,8 +7,9 @@ from typing import Any, List, Sequence
 
 from tornado.web import Application, RequestHandler
 
-from ..protocol.session import Service
+from ..protocol.service import Service
 from . import handlers as h
+from .shedding import OutputBudget
 from .websocket import FramedWebSocketHandler, RawWebSocketHandler
 
 access_log = logging.getLogger("sockbench_server.access")
@@ -26,9 +27,9 @@ TRANSPORTS = (
 )
 
 
-def routes_for(service: Service) -> List[Any]:
+def routes_for(service: Service, budget: OutputBudget) -> List[Any]:
     p = re.escape(service.prefix)
-    kw = {"service": service}
+    kw = {"service": service, "budget": budget}
     routes: List[Any] = [
         (p + r"/?", h.GreetingHandler, kw),
         (p + r"/iframe[0-9a-z_.\-]*\.html", h.IframeHandler, kw),
@@ -51,9 +52,9 @@ def log_request(handler: RequestHandler) -> None:
                          r.remote_ip, 1000.0 * r.request_time())
 
 
-def make_application(services: Sequence[Service]) -> Application:
+def make_application(services: Sequence[Service], budget: OutputBudget) -> Application:
     routes: List[Any] = []
     for service in services:
-        routes.extend(routes_for(service))
+        routes.extend(routes_for(service, budget))
     return Application(routes, default_handler_class=h.NotFoundHandler,
                        log_function=log_request, compress_response=False)

@@ -12,12 +12,12 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import tornado
 from tornado.netutil import bind_sockets
 
-from ..api import broadcast_mode
 from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
-from ..protocol.session import Service
+from ..protocol.service import Service
 from .accept import GuardedHTTPServer
 from .router import make_application
+from .shedding import DEFAULT_MAX_TOTAL_BUFFER, OutputBudget
 from .timers import LoopTimers
 
 log = logging.getLogger("sockbench_server")
@@ -28,23 +28,30 @@ SHUTDOWN_DRAIN = 0.15
 
 
 class ServerLimits:
-    """What keeps one client from hurting the others.
+    """What keeps one client from hurting the others, and the server from
+    overload.
 
     * ``max_session_buffer``: bytes of unsent output a session may hold
       before it is closed as a slow consumer (> 0; None keeps each mount's
       ``ServiceOptions.max_buffer``);
+    * ``max_total_buffer``: bytes of unsent output the whole process may
+      hold before it stops reading from clients (> 0; see shedding.py);
     * ``header_timeout``: seconds a connection may take to send complete
       request headers, and may sit idle between requests (> 0).
     """
 
-    __slots__ = ("max_session_buffer", "header_timeout")
+    __slots__ = ("max_session_buffer", "max_total_buffer", "header_timeout")
 
-    def __init__(self, max_session_buffer: Optional[int] = None, header_timeout: float = 10.0):
+    def __init__(self, max_session_buffer: Optional[int] = None, header_timeout: float = 10.0,
+                 max_total_buffer: int = DEFAULT_MAX_TOTAL_BUFFER):
         if max_session_buffer is not None and max_session_buffer <= 0:
             raise ValueError("max_session_buffer must be > 0")
+        if max_total_buffer <= 0:
+            raise ValueError("max_total_buffer must be > 0")
         if not header_timeout > 0:
             raise ValueError("header_timeout must be > 0")
         self.max_session_buffer = max_session_buffer
+        self.max_total_buffer = max_total_buffer
         self.header_timeout = header_timeout
 
 
@@ -76,7 +83,7 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
     ]
     if codec.name != "json":
         fields.append((codec.name, codec.version))
-    fields.append(("mode", broadcast_mode()))
+    fields.append(("mode", default.options.broadcast))
     fields += [
         ("heartbeat", format_number(heartbeat)),
         ("disconnect_delay_ms", str(int(round(default.options.disconnect_delay * 1000)))),
@@ -87,14 +94,18 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
 
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
-                 ready: Callable[[str], None], limits: ServerLimits) -> int:
+                 ready: Callable[[str], None], limits: ServerLimits,
+                 broadcast: Optional[str]) -> int:
     loop = asyncio.get_running_loop()
     timers = LoopTimers(loop)
     services = [Service(prefix, cls, opts, codec, timers) for prefix, cls, opts in mounts(heartbeat)]
-    if limits.max_session_buffer is not None:
-        for service in services:
+    for service in services:
+        if limits.max_session_buffer is not None:
             service.options.max_buffer = limits.max_session_buffer
-    app = make_application(services)
+        if broadcast is not None:
+            service.options.broadcast = broadcast
+    budget = OutputBudget(limits.max_total_buffer)
+    app = make_application(services, budget)
     try:
         sockets = bind_sockets(port, host)
     except (OSError, ValueError) as e:
@@ -106,7 +117,7 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     # headers too (HTTP1ConnectionParameters.header_timeout): a slowloris
     # client dribbling its headers, or a connection that never sends any,
     # is closed after that long. Without it the header timeout is an hour.
-    server = GuardedHTTPServer(app, idle_connection_timeout=limits.header_timeout)
+    server = GuardedHTTPServer(app, idle_connection_timeout=limits.header_timeout, budget=budget)
     server.add_sockets(sockets)
     bound_port = sockets[0].getsockname()[1]
 
@@ -129,11 +140,13 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
 def serve(host: str, port: int, heartbeat: float, codec: Codec,
           mounts: Callable[[float], List[Mount]],
           ready: Optional[Callable[[str], None]] = None,
-          limits: Optional[ServerLimits] = None) -> int:
-    """Run until SIGTERM/SIGINT; returns the exit status."""
+          limits: Optional[ServerLimits] = None,
+          broadcast: Optional[str] = None) -> int:
+    """Run until SIGTERM/SIGINT; returns the exit status. ``broadcast``
+    (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``."""
     def print_ready(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready,
-                              limits or ServerLimits()))
+                              limits or ServerLimits(), broadcast))

@@ -3,33 +3,32 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional, Union
+from typing import Any, Awaitable, Optional, Union
 
 from tornado.iostream import IOStream, StreamClosedError
 from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
 
 from ..protocol import wsframes
-from ..protocol.session import ReceiverGone, Service, SlowConsumer
+from ..protocol.errors import ReceiverGone, SlowConsumer
+from ..protocol.service import Service
 from .handlers import connection_info
 from .rfc6455 import StrictProtocol13
+from .shedding import OutputBudget
+from .tornado_private import write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
 
 
 def write_to_stream(stream: IOStream, frame: bytes, max_buffer: int) -> bool:
-    """Queue ``frame`` on ``stream``; raise :class:`ReceiverGone` if the
+    """Write ``frame`` to ``stream``; raise :class:`ReceiverGone` if the
     client has gone, :class:`SlowConsumer` if more than ``max_buffer`` bytes
-    (>= 0) are now unsent. The one write path of both websocket flavours."""
+    (>= 0) are now unsent. The one write path of both websocket flavours:
+    straight to the socket when nothing is queued, with no Future per write
+    (``tornado_private.write_nowait``)."""
     try:
-        stream.write(frame)
+        buffered = write_nowait(stream, frame)
     except StreamClosedError:
         raise ReceiverGone() from None
-    # Trap: write() does not raise when the send itself fails (EPIPE,
-    # ECONNRESET from a client that just went away): Tornado closes the
-    # stream inside write() and drops its buffers (_write_buffer = None).
-    if stream.closed():
-        raise ReceiverGone()
-    buffered = len(stream._write_buffer)  # no public counter: see WsReceiver's docstring
     if buffered > max_buffer:
         raise SlowConsumer(buffered)
     return True
@@ -43,10 +42,7 @@ class WsReceiver:
 
     After each write the stream's unsent bytes are checked against
     ``max_buffer``: a client that stops reading makes the write raise
-    :class:`SlowConsumer` (the bytes are queued; the session then closes).
-    Trap: Tornado has no public counter of unsent bytes, so this reads the
-    length of ``IOStream._write_buffer`` (an O(1) ``_StreamBuffer.__len__``
-    in Tornado 6.x; the test suite pins 6.5 and covers it)."""
+    :class:`SlowConsumer` (the bytes are queued; the session then closes)."""
 
     __slots__ = ("handler", "max_buffer")
     wire_format = "rfc6455"
@@ -63,7 +59,10 @@ class WsReceiver:
         conn = self.handler.ws_connection
         if conn is None or conn.is_closing():
             raise ReceiverGone()
-        return write_to_stream(conn.stream, frame, self.max_buffer)  # type: ignore[attr-defined]
+        stream = conn.stream
+        if stream is None:
+            raise ReceiverGone()
+        return write_to_stream(stream, frame, self.max_buffer)
 
     def send_frame(self, frame: Union[str, bytes]) -> bool:
         if isinstance(frame, bytes):  # raw websocket: a binary message echoed
@@ -76,11 +75,29 @@ class WsReceiver:
 
 class _SockJSWebSocket(WebSocketHandler):
     service: Service
+    budget: OutputBudget
     session: Any = None
     receiver: Any = None
 
-    def initialize(self, service: Service) -> None:  # type: ignore[override]
+    def initialize(self, service: Service, budget: OutputBudget) -> None:  # type: ignore[override]
         self.service = service
+        self.budget = budget
+
+    def on_message(self, message: Union[str, bytes]) -> Optional[Awaitable[None]]:
+        # While the process is over its output budget no message is handed
+        # on: returning an awaitable makes Tornado's frame loop wait for it
+        # before it reads the next frame.
+        if self.budget.paused:
+            return self._deliver_later(message)
+        self.deliver(message)
+        return None
+
+    async def _deliver_later(self, message: Union[str, bytes]) -> None:
+        await self.budget.wait()
+        self.deliver(message)
+
+    def deliver(self, message: Union[str, bytes]) -> None:
+        raise NotImplementedError
 
     def check_origin(self, origin: str) -> bool:
         return True  # SockJS accepts every origin ("*:*")
@@ -155,7 +172,7 @@ class FramedWebSocketHandler(_SockJSWebSocket):
         self.session = self.service.create(None, connection_info(self, "websocket"))
         self.session.attach(self.receiver)
 
-    def on_message(self, message: Union[str, bytes]) -> None:
+    def deliver(self, message: Union[str, bytes]) -> None:
         text = self._text(message)
         if text is not None and self.session is not None:
             self.session.receive_ws_text(text)
@@ -165,7 +182,8 @@ class FramedWebSocketHandler(_SockJSWebSocket):
         origin = headers.get("Origin", "")
         location = "ws://" + self.request.host + self.request.uri
         stream = self.detach()
-        conn = Hixie76Connection(stream, self.service, connection_info(self, "websocket"))
+        conn = Hixie76Connection(stream, self.service, connection_info(self, "websocket"),
+                                 self.budget)
         stream.io_loop.add_callback(conn.run, headers.get("Sec-WebSocket-Key1", ""),
                                     headers.get("Sec-WebSocket-Key2", ""), origin, location)
 
@@ -177,7 +195,7 @@ class RawWebSocketHandler(_SockJSWebSocket):
         self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
         self.session.attach(self.receiver)
 
-    def on_message(self, message: Union[str, bytes]) -> None:
+    def deliver(self, message: Union[str, bytes]) -> None:
         session = self.session
         if session is None:
             return
@@ -196,9 +214,10 @@ class Hixie76Connection:
     order HAProxy needs); then the 16-byte answer, then 0x00...0xFF frames.
     """
 
-    def __init__(self, stream: IOStream, service: Service, info: Any):
+    def __init__(self, stream: IOStream, service: Service, info: Any, budget: OutputBudget):
         self.stream = stream
         self.service = service
+        self.budget = budget
         self.info = info
         self.session: Any = None
         self.closed = False
@@ -223,6 +242,8 @@ class Hixie76Connection:
             while not self.closed:
                 data = await stream.read_bytes(65536, partial=True)
                 for text in decoder.feed(data):
+                    if self.budget.paused:  # over the output budget: wait
+                        await self.budget.wait()
                     self.session.receive_ws_text(text)
                     if self.closed:
                         break

@@ -172,7 +172,8 @@ def test_header_timeout_defaults_to_ten_seconds():
     from sockbench_server import cli
     args = cli.build_parser().parse_args([])
     assert args.header_timeout == 10.0
-    assert args.max_session_buffer == 16 * MiB
+    assert args.max_session_buffer == 1 * MiB
+    assert args.max_total_buffer == 64 * MiB
 
 
 # -- out of file descriptors --------------------------------------------------

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from tornado.iostream import IOStream
 
-from sockbench_server.protocol.session import ReceiverGone
+from sockbench_server.protocol.errors import ReceiverGone
 from sockbench_server.tornado_io.websocket import WsReceiver
 
 

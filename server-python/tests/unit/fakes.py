@@ -7,7 +7,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from sockbench_server.api import SockJSConnection
 from sockbench_server.protocol import transports as tp
 from sockbench_server.protocol.codecs import load_codec
-from sockbench_server.protocol.session import Service, ServiceOptions
+from sockbench_server.protocol.options import ConnectionInfo, ServiceOptions
+from sockbench_server.protocol.service import Service
 
 
 class FakeTimers:
@@ -117,5 +118,4 @@ def make_service(app=None, codec: str = "json", **options) -> Tuple[Service, Fak
 
 
 def info():
-    from sockbench_server.protocol.session import ConnectionInfo
     return ConnectionInfo("127.0.0.1", "/test/1/2/xhr", {}, "xhr")

@@ -4,24 +4,24 @@ import json
 
 import pytest
 
-from sockbench_server import SockJSConnection, api, broadcast
+from sockbench_server import SockJSConnection, broadcast
 from sockbench_server.protocol.codecs import Codec
+from sockbench_server.protocol.errors import ReceiverGone
+from sockbench_server.protocol.options import FAST, NAIVE, ServiceOptions
 from sockbench_server.apps import default_mounts
 from sockbench_server.apps.broadcast import make_broadcast
 from fakes import FakeReceiver, info, make_service
 
 
-@pytest.fixture(params=[api.FAST, api.NAIVE], autouse=True)
+@pytest.fixture(params=[FAST, NAIVE])
 def mode(request):
-    before = api.broadcast_mode()
-    api.set_broadcast_mode(request.param)
-    yield request.param
-    api.set_broadcast_mode(before)
+    """The broadcast mode of the services a test makes."""
+    return request.param
 
 
-def test_broadcast_reaches_everyone_including_sender_in_order():
+def test_broadcast_reaches_everyone_including_sender_in_order(mode):
     app = make_broadcast()
-    svc, timers = make_service(app)
+    svc, timers = make_service(app, broadcast=mode)
     sessions = []
     for i in range(3):
         s = svc.create("s%d" % i, info())
@@ -33,14 +33,14 @@ def test_broadcast_reaches_everyone_including_sender_in_order():
     sessions[2][0].receive(["three"])
     timers.end_iteration()
     for _, r in sessions:
-        if api.broadcast_mode() == api.NAIVE:  # a frame per message
+        if mode == NAIVE:  # a frame per message
             assert r.frames == ["o", 'a["one"]', 'a["two"]', 'a["three"]']
         else:  # a frame per loop iteration
             assert r.frames == ["o", 'a["one","two"]', 'a["three"]']
     assert len(app.members) == 3
 
 
-def test_broadcast_survives_members_closing_during_fan_out():
+def test_broadcast_survives_members_closing_during_fan_out(mode):
     closed = []
 
     class Fragile(SockJSConnection):
@@ -56,11 +56,10 @@ def test_broadcast_survives_members_closing_during_fan_out():
     class Dying(FakeReceiver):
         def send_frame(self, frame):
             if frame != "o":
-                from sockbench_server.protocol.session import ReceiverGone
                 raise ReceiverGone()
             return super().send_frame(frame)
 
-    svc, timers = make_service(Fragile)
+    svc, timers = make_service(Fragile, broadcast=mode)
     good = svc.create("good", info())
     rg = FakeReceiver()
     good.attach(rg)
@@ -69,7 +68,7 @@ def test_broadcast_survives_members_closing_during_fan_out():
     taken = broadcast(Fragile.room, "hello")
     # Fast mode writes at the end of the iteration, so it finds the dead
     # connection only then.
-    assert taken == (1 if api.broadcast_mode() == api.NAIVE else 2)
+    assert taken == (1 if mode == NAIVE else 2)
     timers.end_iteration()
     assert rg.frames[-1] == 'a["hello"]'
     assert closed == [bad.conn] and Fragile.room == {good.conn}
@@ -90,9 +89,9 @@ def test_default_mounts_follow_the_contract():
     assert mounts["/cookie_needed_echo"].cookie_needed is True
 
 
-def test_raw_and_framed_recipients_get_the_same_message():
+def test_raw_and_framed_recipients_get_the_same_message(mode):
     app = make_broadcast()
-    svc, timers = make_service(app)
+    svc, timers = make_service(app, broadcast=mode)
     framed = svc.create("f", info())
     rf = FakeReceiver()
     framed.attach(rf)
@@ -107,7 +106,7 @@ def test_raw_and_framed_recipients_get_the_same_message():
 
 def test_fast_mode_encodes_once_naive_per_recipient(mode):
     app = make_broadcast()
-    svc, _ = make_service(app)
+    svc, _ = make_service(app, broadcast=mode)
     calls = []
 
     def encode_str(s):
@@ -118,10 +117,28 @@ def test_fast_mode_encodes_once_naive_per_recipient(mode):
     for i in range(4):
         svc.create("s%d" % i, info()).attach(FakeReceiver())
     broadcast(app.members, "m")
-    assert len(calls) == (1 if mode == api.FAST else 4)
+    assert len(calls) == (1 if mode == FAST else 4)
 
 
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError):
-        api.set_broadcast_mode("turbo")
+        ServiceOptions(broadcast="turbo")
+
+
+def test_each_service_broadcasts_in_its_own_mode():
+    """The mode is a service option, not a process-wide switch: one
+    broadcast to members of a naive and a fast service gives the naive ones
+    a frame per message and the fast ones one frame per iteration."""
+    app = make_broadcast()
+    naive_svc, naive_timers = make_service(app, broadcast=NAIVE)
+    fast_svc, fast_timers = make_service(app, broadcast=FAST)
+    rn, rf = FakeReceiver(), FakeReceiver()
+    naive_svc.create("n", info()).attach(rn)
+    fast_svc.create("f", info()).attach(rf)
+    assert broadcast(app.members, "1") == 2
+    assert broadcast(app.members, "2") == 2
+    naive_timers.end_iteration()
+    fast_timers.end_iteration()
+    assert rn.frames == ["o", 'a["1"]', 'a["2"]']
+    assert rf.frames == ["o", 'a["1","2"]']
 

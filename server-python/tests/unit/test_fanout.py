@@ -8,9 +8,12 @@ import random
 
 import pytest
 
-from sockbench_server import api, broadcast
+from sockbench_server import broadcast
 from sockbench_server.apps.broadcast import make_broadcast
-from sockbench_server.protocol.session import CLOSED, SLOW_CONSUMER_CLOSE, SlowConsumer
+from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, SlowConsumer
+from sockbench_server.protocol.options import FAST, NAIVE
+from sockbench_server.protocol.states import CLOSED
+from sockbench_server.protocol.ratelog import slow_consumers
 from fakes import FakeReceiver, info, make_service, polling
 
 
@@ -33,14 +36,6 @@ class WireReceiver(FakeReceiver):
         return True
 
 
-@pytest.fixture
-def fast():
-    before = api.broadcast_mode()
-    api.set_broadcast_mode(api.FAST)
-    yield
-    api.set_broadcast_mode(before)
-
-
 def messages_of(frames):
     """Every message of the a[...] frames, in order."""
     out = []
@@ -60,9 +55,9 @@ def open_sessions(svc, n, receiver=WireReceiver):
     return out
 
 
-def test_one_frame_per_iteration_and_the_same_bytes_object_for_everyone(fast):
+def test_one_frame_per_iteration_and_the_same_bytes_object_for_everyone():
     app = make_broadcast()
-    svc, timers = make_service(app)
+    svc, timers = make_service(app, broadcast=FAST)
     sessions = open_sessions(svc, 5)
     for m in ("a", "b", "c"):
         broadcast(app.members, m)
@@ -73,8 +68,8 @@ def test_one_frame_per_iteration_and_the_same_bytes_object_for_everyone(fast):
     assert all(w is wires[0] for w in wires)  # built once, shared
 
 
-def test_a_session_that_missed_a_broadcast_gets_its_own_frame_in_order(fast):
-    svc, timers = make_service(make_broadcast())
+def test_a_session_that_missed_a_broadcast_gets_its_own_frame_in_order():
+    svc, timers = make_service(make_broadcast(), broadcast=FAST)
     (s0, r0), (s1, r1) = open_sessions(svc, 2)
     both = [s0.conn, s1.conn]
     broadcast(both, "1")
@@ -85,8 +80,8 @@ def test_a_session_that_missed_a_broadcast_gets_its_own_frame_in_order(fast):
     assert r1.frames[-1] == 'a["1","3"]'
 
 
-def test_a_private_send_goes_after_the_broadcasts_before_it(fast):
-    svc, timers = make_service(make_broadcast())
+def test_a_private_send_goes_after_the_broadcasts_before_it():
+    svc, timers = make_service(make_broadcast(), broadcast=FAST)
     (s0, r0), (s1, r1) = open_sessions(svc, 2)
     broadcast([s0.conn, s1.conn], "shared")
     s0.conn.send("private")
@@ -96,8 +91,8 @@ def test_a_private_send_goes_after_the_broadcasts_before_it(fast):
     assert messages_of(r1.frames) == ["shared", "later"]
 
 
-def test_a_polling_session_without_a_request_gets_them_on_its_next_poll(fast):
-    svc, timers = make_service(make_broadcast())
+def test_a_polling_session_without_a_request_gets_them_on_its_next_poll():
+    svc, timers = make_service(make_broadcast(), broadcast=FAST)
     s = svc.create("p", info())
     s.attach(polling())  # takes "o" and leaves
     broadcast([s.conn], "x")
@@ -108,8 +103,8 @@ def test_a_polling_session_without_a_request_gets_them_on_its_next_poll(fast):
     assert r.frames == ['a["x","y"]']
 
 
-def test_a_close_sends_the_pending_broadcasts_first_then_nothing_more(fast):
-    svc, timers = make_service(make_broadcast())
+def test_a_close_sends_the_pending_broadcasts_first_then_nothing_more():
+    svc, timers = make_service(make_broadcast(), broadcast=FAST)
     (s0, r0), (s1, r1) = open_sessions(svc, 2)
     broadcast([s0.conn, s1.conn], "x")
     s0.close()
@@ -119,8 +114,8 @@ def test_a_close_sends_the_pending_broadcasts_first_then_nothing_more(fast):
     assert r1.frames == ["o", 'a["x","y"]']
 
 
-def test_unread_queue_past_max_buffer_closes_the_session(fast):
-    svc, timers = make_service(make_broadcast(), max_buffer=100)
+def test_unread_queue_past_max_buffer_closes_the_session():
+    svc, timers = make_service(make_broadcast(), broadcast=FAST, max_buffer=100)
     s = svc.create("p", info())
     s.attach(polling())
     for _ in range(3):
@@ -149,20 +144,17 @@ class StalledWire(WireReceiver):
         return self.write_prebuilt(self.encode_wire(frame))
 
 
-@pytest.mark.parametrize("mode", [api.FAST, api.NAIVE])
+@pytest.mark.parametrize("mode", [FAST, NAIVE])
 def test_a_receiver_over_the_cap_closes_only_its_session(mode, caplog):
-    api.set_broadcast_mode(mode)
-    try:
-        svc, timers = make_service(make_broadcast())
-        stalled = svc.create("stalled", info())
-        rs = StalledWire()
-        stalled.attach(rs)
-        (good, rg), = open_sessions(svc, 1)
-        for m in ("a", "b"):
-            broadcast([stalled.conn, good.conn], m)
-            timers.end_iteration()
-    finally:
-        api.set_broadcast_mode(api.FAST)
+    slow_consumers.last = -float("inf")  # the log line is rate-limited process-wide
+    svc, timers = make_service(make_broadcast(), broadcast=mode)
+    stalled = svc.create("stalled", info())
+    rs = StalledWire()
+    stalled.attach(rs)
+    (good, rg), = open_sessions(svc, 1)
+    for m in ("a", "b"):
+        broadcast([stalled.conn, good.conn], m)
+        timers.end_iteration()
     assert not stalled.conn.is_open and good.conn.is_open
     assert rs.frames[-1] == 'c[%d,"%s"]' % SLOW_CONSUMER_CLOSE
     assert rs.closed == SLOW_CONSUMER_CLOSE  # the websocket close says why too
@@ -175,26 +167,22 @@ def test_fast_and_naive_deliver_the_same_messages(seed):
     """Random rooms, private sends, closes and iteration ends: every session
     gets the same messages in the same order in both modes."""
     results = {}
-    for mode in (api.NAIVE, api.FAST):
+    for mode in (NAIVE, FAST):
         rng = random.Random(seed)
-        api.set_broadcast_mode(mode)
-        try:
-            svc, timers = make_service(make_broadcast())
-            sessions = open_sessions(svc, 6, receiver=rng.choice([FakeReceiver, WireReceiver]))
-            for step in range(60):
-                action = rng.random()
-                if action < 0.6:
-                    room = [s.conn for s, _ in sessions if rng.random() < 0.7]
-                    broadcast(room, "m%d" % step)
-                elif action < 0.75:
-                    rng.choice(sessions)[0].conn.send("p%d" % step)
-                elif action < 0.78:
-                    rng.choice(sessions)[0].close()
-                else:
-                    timers.end_iteration()
-            timers.end_iteration()
-        finally:
-            api.set_broadcast_mode(api.FAST)
+        svc, timers = make_service(make_broadcast(), broadcast=mode)
+        sessions = open_sessions(svc, 6, receiver=rng.choice([FakeReceiver, WireReceiver]))
+        for step in range(60):
+            action = rng.random()
+            if action < 0.6:
+                room = [s.conn for s, _ in sessions if rng.random() < 0.7]
+                broadcast(room, "m%d" % step)
+            elif action < 0.75:
+                rng.choice(sessions)[0].conn.send("p%d" % step)
+            elif action < 0.78:
+                rng.choice(sessions)[0].close()
+            else:
+                timers.end_iteration()
+        timers.end_iteration()
         results[mode] = [messages_of(r.frames) for _, r in sessions]
-    assert results[api.FAST] == results[api.NAIVE]
-    assert any(results[api.FAST])
+    assert results[FAST] == results[NAIVE]
+    assert any(results[FAST])

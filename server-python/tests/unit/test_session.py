@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from sockbench_server.protocol import session as S
+from sockbench_server.protocol import errors, options, states, timing
 from fakes import FakeReceiver, Recorder, info, make_service, polling
 
 
@@ -15,17 +15,17 @@ def opened(svc, sid="s1", receiver=None):
 
 
 def test_timer_decision():
-    assert S.timer_decision(10, True, 0, 25, 0, 5) == (S.WAIT, 25)
-    assert S.timer_decision(25, True, 0, 25, 0, 5) == (S.SEND_HEARTBEAT, None)
-    assert S.timer_decision(4.9, False, 0, 25, 0, 5) == (S.WAIT, 5)
-    assert S.timer_decision(5, False, 0, 25, 0, 5) == (S.EXPIRE, None)
+    assert timing.timer_decision(10, True, 0, 25, 0, 5) == (timing.WAIT, 25)
+    assert timing.timer_decision(25, True, 0, 25, 0, 5) == (timing.SEND_HEARTBEAT, None)
+    assert timing.timer_decision(4.9, False, 0, 25, 0, 5) == (timing.WAIT, 5)
+    assert timing.timer_decision(5, False, 0, 25, 0, 5) == (timing.EXPIRE, None)
 
 
 def test_open_sends_o_then_calls_on_open():
     svc, _ = make_service()
     s, r = opened(svc)
     assert r.frames == ["o"]
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     assert [e[0] for e in svc.connection_class.events] == ["open"]
     assert svc.lookup("s1") is s and s in svc.live
 
@@ -66,7 +66,7 @@ def test_close_with_receiver_sends_close_frame_and_keeps_serving_it():
     s, r = opened(svc)
     s.conn.close(3000, "Go away!")
     assert r.frames[-1] == 'c[3000,"Go away!"]' and r.closed
-    assert s.state == S.CLOSING
+    assert s.state == states.CLOSING
     events = [e[0] for e in svc.connection_class.events]
     assert events == ["open", "close"]
     for _ in range(2):
@@ -78,7 +78,7 @@ def test_close_with_receiver_sends_close_frame_and_keeps_serving_it():
     timers.advance(4.9)
     assert svc.lookup("s1") is s
     timers.advance(0.2)
-    assert svc.lookup("s1") is None and s.state == S.CLOSED
+    assert svc.lookup("s1") is None and s.state == states.CLOSED
     assert [e[0] for e in svc.connection_class.events] == ["open", "close"]
 
 
@@ -98,7 +98,7 @@ def test_close_right_at_open_streaming():
     svc, _ = make_service(app)
     s, r = opened(svc)
     assert r.frames == ["o", 'c[3000,"Go away!"]'] and r.closed
-    assert s.state == S.CLOSING
+    assert s.state == states.CLOSING
 
 
 def test_session_expires_after_disconnect_delay_without_receiver():
@@ -109,12 +109,12 @@ def test_session_expires_after_disconnect_delay_without_receiver():
     s.attach(r2)            # a poll resets the delay ...
     assert r2.closed is None
     timers.advance(4.0)     # ... while waiting, no expiry (heartbeat is 25 s)
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     s.send("m")             # the poll returns ...
     timers.advance(4.9)
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     timers.advance(0.2)     # ... and 5 s later the session is gone
-    assert s.state == S.CLOSED and svc.lookup("s1") is None
+    assert s.state == states.CLOSED and svc.lookup("s1") is None
     assert [e[0] for e in svc.connection_class.events] == ["open", "close"]
 
 
@@ -139,18 +139,18 @@ def test_heartbeat_ends_a_poll():
     timers.advance(1.0)
     assert r2.frames == ["h"] and r2.closed
     timers.advance(4.9)
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     timers.advance(0.2)
-    assert s.state == S.CLOSED
+    assert s.state == states.CLOSED
 
 
 def test_aborted_receiver_ends_session_at_once():
     svc, _ = make_service()
     s, r = opened(svc)
     s.receiver_gone(FakeReceiver())     # not the attached one: ignored
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     s.receiver_gone(r)
-    assert s.state == S.CLOSED and svc.lookup("s1") is None and s not in svc.live
+    assert s.state == states.CLOSED and svc.lookup("s1") is None and s not in svc.live
     assert [e[0] for e in svc.connection_class.events] == ["open", "close"]
 
 
@@ -174,7 +174,7 @@ def test_application_errors_are_contained(caplog):
     svc, _ = make_service(Boom)
     s, r = opened(svc)
     s.receive(["x", "y"])
-    assert s.state == S.OPEN
+    assert s.state == states.OPEN
     assert "app bug" in caplog.text
 
 
@@ -189,7 +189,7 @@ def test_websocket_session_lives_as_long_as_its_connection():
     assert msgs == ["a", "b", "c"]
     s.close()
     assert r.frames[-1] == 'c[3000,"Go away!"]' and r.closed == (1000, "Normal closure")
-    assert s.state == S.CLOSED and s not in svc.live
+    assert s.state == states.CLOSED and s not in svc.live
     assert timers.pending == {}
 
 
@@ -200,8 +200,8 @@ def test_bad_websocket_payload_closes_only_that_session(bad, caplog):
     s2, r2 = opened(svc, sid=None)
     s1.receive_ws_text(bad)
     s1.receive_ws_text(bad)  # frames already in flight: ignored, not logged again
-    assert r1.closed == (3000, "Broken framing.") and s1.state == S.CLOSED
-    assert s2.state == S.OPEN and s2.send("ok")
+    assert r1.closed == (3000, "Broken framing.") and s1.state == states.CLOSED
+    assert s2.state == states.OPEN and s2.send("ok")
     assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
 
 
@@ -209,13 +209,13 @@ def test_receiver_gone_during_write():
     class Dying(FakeReceiver):
         def send_frame(self, frame):
             if frame != "o":
-                raise S.ReceiverGone()
+                raise errors.ReceiverGone()
             return super().send_frame(frame)
 
     svc, _ = make_service()
     s, r = opened(svc, receiver=Dying())
     assert not s.send("x")  # the write finds the connection gone
-    assert s.state == S.CLOSED
+    assert s.state == states.CLOSED
 
 
 def test_encoded_fragments_and_coalescing():
@@ -252,7 +252,7 @@ def test_raw_session():
     s.receive_ws_text("hi")
     s.close(3000, "Go away!")
     assert r.closed == (3000, "Go away!")
-    assert s.state == S.CLOSED and not s.send("x")
+    assert s.state == states.CLOSED and not s.send("x")
     events = [e[0] for e in svc.connection_class.events]
     assert events == ["open", "message", "close"]
 
@@ -273,4 +273,4 @@ def test_shutdown_closes_everything():
 
 def test_options_validation():
     with pytest.raises(ValueError):
-        S.ServiceOptions(heartbeat=0)
+        options.ServiceOptions(heartbeat=0)

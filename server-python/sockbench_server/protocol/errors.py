@@ -1,0 +1,24 @@
+"""What a receiver raises instead of returning, and the close it leads to
+(a leaf module: receivers in the I/O layer and the sessions both use it)."""
+
+
+class ReceiverGone(Exception):
+    """Raised by a receiver whose connection is already closed; the session
+    then treats it like ``receiver_gone`` (no error logged)."""
+
+
+class SlowConsumer(Exception):
+    """Raised by a receiver *after* a write that left more than the
+    session's ``max_buffer`` bytes unsent (the client is not reading). The
+    session then closes itself (:data:`SLOW_CONSUMER_CLOSE`) and logs."""
+
+    def __init__(self, buffered: int):
+        super().__init__(buffered)
+        #: Bytes unsent after the write (>= 0).
+        self.buffered = buffered
+
+
+#: Close code and reason for a session closed because its client stopped
+#: reading (1008 = "policy violation" in RFC 6455; framed sessions get it in
+#: ``c[...]``, raw websockets in the close frame).
+SLOW_CONSUMER_CLOSE = (1008, "Client not reading")

@@ -1,0 +1,260 @@
+"""The fence: every private Tornado name this server uses, and only here.
+
+Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do four
+things this server needs:
+
+* count a stream's unsent bytes (for the per-session and process-wide
+  output caps), and write to a socket without a Future per write (the
+  broadcast hot path);
+* stop reading from a client socket while the process is over its output
+  budget, and start again;
+* replace the websocket frame reader (``rfc6455.StrictProtocol13``) while
+  keeping Tornado's handshake, writing and closing handshake;
+* accept connections with our own loop (``accept.AcceptLoop``).
+
+Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
+``tests/server/test_tornado_private.py`` fails if one of them is missing
+from the installed Tornado, so a Tornado upgrade is checked here first.
+Everything else in ``tornado_io`` uses only the public names below.
+"""
+from __future__ import annotations
+
+import socket
+from typing import Any, Callable, Optional, Union
+
+from tornado.httpserver import HTTPServer
+from tornado.ioloop import IOLoop
+from tornado.iostream import BaseIOStream, IOStream, StreamClosedError, _StreamBuffer
+from tornado.tcpserver import TCPServer
+from tornado.util import _websocket_mask
+from tornado.websocket import WebSocketProtocol, WebSocketProtocol13
+
+#: (owner, name, kind, why). ``kind`` is "attr" for a class attribute or
+#: method, "instance" for an attribute set in ``__init__``, "module" for a
+#: module-level name.
+PRIVATE_NAMES = (
+    (BaseIOStream, "_write_buffer", "instance",
+     "the unsent bytes of a stream (a _StreamBuffer, O(1) len()); there is no "
+     "public counter; None once the stream is closed"),
+    (None, "tornado.iostream._StreamBuffer", "module",
+     "the class of _write_buffer (imported for the existence check of append)"),
+    (_StreamBuffer, "append", "attr",
+     "queue bytes behind what the socket did not take (copies small chunks, "
+     "keeps large ones by reference)"),
+    (BaseIOStream, "_total_write_index", "instance",
+     "bytes ever queued: advanced when we queue bytes without write() so "
+     "that the Futures of later write() calls still resolve at their byte"),
+    (BaseIOStream, "_add_io_state", "attr",
+     "ask the IOLoop for WRITE events once bytes are queued; overridden to "
+     "leave READ out while reading is paused"),
+    (BaseIOStream, "_state", "instance",
+     "the stream's current IOLoop interest (READ/WRITE/ERROR bits)"),
+    (BaseIOStream, "_handle_events", "attr",
+     "recomputes the IOLoop interest after every event; overridden to keep "
+     "READ off while reading is paused"),
+    (BaseIOStream, "_handle_write", "attr",
+     "drains the write buffer; overridden to keep the process-wide count of "
+     "unsent bytes exact"),
+    (WebSocketProtocol13, "_receive_frame", "attr",
+     "the frame reader that _receive_frame_loop calls; replaced by "
+     "StrictProtocol13.receive_frame"),
+    (WebSocketProtocol, "_abort", "attr",
+     "drop the TCP connection at once (a client that broke the protocol)"),
+    (WebSocketProtocol, "_run_callback", "attr",
+     "run on_message as Tornado does: log and abort on an exception, return "
+     "its Future so that reading waits for it"),
+    (WebSocketProtocol13, "_handle_message", "attr",
+     "Tornado's handling of valid close, ping and pong frames"),
+    (None, "tornado.util._websocket_mask", "module",
+     "unmask a client frame payload (C speedup when built)"),
+    (TCPServer, "_sockets", "instance",
+     "listening sockets by fd; stop() closes them"),
+    (TCPServer, "_handlers", "instance",
+     "fd -> function that stops accepting; stop() calls them"),
+    (TCPServer, "_handle_connection", "attr",
+     "what to do with an accepted socket (wrap in an IOStream, handle_stream)"),
+)
+
+READ = IOLoop.READ
+WRITE = IOLoop.WRITE
+
+
+# -- unsent bytes and the write without a Future ------------------------------
+
+def unsent_bytes(stream: BaseIOStream) -> int:
+    """Bytes queued on ``stream`` that the socket has not taken yet."""
+    buf = stream._write_buffer
+    return len(buf) if buf is not None else 0
+
+
+def write_nowait(stream: IOStream, data: bytes) -> int:
+    """Write ``data`` to ``stream`` the way ``IOStream.write`` would, minus
+    its Future and bookkeeping: straight to the socket when nothing is
+    queued, else (or for what the socket did not take) behind the queued
+    bytes, drained by Tornado as usual. Returns the bytes now unsent (>= 0).
+    Raises StreamClosedError if the stream is or becomes closed."""
+    buf = stream._write_buffer
+    if buf is None or stream.closed():
+        raise StreamClosedError()
+    if not buf:
+        try:
+            sent = stream.socket.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as e:  # EPIPE, ECONNRESET: the client went away
+            stream.close(exc_info=e)
+            raise StreamClosedError(real_error=e) from None
+        if sent == len(data):
+            return 0
+        data = memoryview(data)[sent:]  # type: ignore[assignment]
+    buf.append(data)
+    stream._total_write_index += len(data)
+    stream._add_io_state(WRITE)
+    if stream.__class__ is AccountedIOStream:
+        stream.recount()  # type: ignore[attr-defined]
+    return len(buf)
+
+
+# -- streams that count their unsent bytes and can stop reading ---------------
+
+class NoBudget:
+    """Where a stream reports its unsent bytes before a budget takes it."""
+
+    @staticmethod
+    def add(delta: int) -> None:
+        pass
+
+    @staticmethod
+    def untrack(stream: Any) -> None:
+        pass
+
+
+class AccountedIOStream(IOStream):
+    """An IOStream that reports every change of its unsent bytes to its
+    ``budget`` (``budget.add(delta)``) and whose reading can be paused.
+
+    Paused reading means: no ``recv`` on the socket (TCP pushes back on the
+    client) and no READ interest in the IOLoop (so a readable socket does
+    not wake the loop again and again). Data already read stays deliverable.
+    """
+
+    budget: Any = NoBudget
+    counted = 0
+    read_paused = False
+
+    def recount(self) -> None:
+        buf = self._write_buffer
+        n = len(buf) if buf is not None and not self.closed() else 0
+        delta = n - self.counted
+        if delta:
+            self.counted = n
+            self.budget.add(delta)
+
+    def write(self, data: Union[bytes, memoryview]) -> Any:
+        try:
+            return super().write(data)
+        finally:
+            self.recount()
+
+    def _handle_write(self) -> None:
+        super()._handle_write()
+        self.recount()
+
+    def close(self, exc_info: Any = False) -> None:
+        super().close(exc_info)
+        self.recount()
+        self.budget.untrack(self)
+
+    # -- pausing ---------------------------------------------------------
+
+    def pause_reading(self) -> None:
+        if self.read_paused:
+            return
+        self.read_paused = True
+        self._drop_read_interest()
+
+    def resume_reading(self) -> None:
+        if not self.read_paused:
+            return
+        self.read_paused = False
+        if not self.closed():
+            # Tornado listens for READ on an idle stream too (to notice a
+            # close); a pending read gets its data from the next event.
+            self._add_io_state(READ)
+
+    def _drop_read_interest(self) -> None:
+        state = self._state
+        if state is not None and state & READ and not self.closed():
+            self._state = state & ~READ
+            self.io_loop.update_handler(self.fileno(), self._state)
+
+    def read_from_fd(self, buf: Union[bytearray, memoryview]) -> Optional[int]:
+        if self.read_paused:
+            return None  # as if the socket had nothing (EWOULDBLOCK)
+        return super().read_from_fd(buf)
+
+    def _add_io_state(self, state: int) -> None:
+        if self.read_paused:
+            state &= ~READ
+            if not state and self._state is not None:
+                return
+        super()._add_io_state(state)
+
+    def _handle_events(self, fd: Any, events: int) -> None:
+        super()._handle_events(fd, events)
+        if self.read_paused:
+            self._drop_read_interest()
+
+
+def account_stream(stream: IOStream, budget: Any) -> AccountedIOStream:
+    """Turn a freshly accepted plain IOStream into an AccountedIOStream
+    reporting to ``budget`` (same object; its class changes)."""
+    assert type(stream) is IOStream, type(stream)
+    stream.__class__ = AccountedIOStream
+    accounted: AccountedIOStream = stream  # type: ignore[assignment]
+    accounted.budget = budget
+    accounted.recount()
+    return accounted
+
+
+# -- the websocket frame reader -------------------------------------------
+
+websocket_mask: Callable[[bytes, bytes], bytes] = _websocket_mask
+
+
+class FencedProtocol13(WebSocketProtocol13):
+    """WebSocketProtocol13 with its private hooks under public names:
+    subclasses implement :meth:`receive_frame` (one frame per call)."""
+
+    async def _receive_frame(self) -> None:
+        await self.receive_frame()
+
+    async def receive_frame(self) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        """Drop the TCP connection now."""
+        self._abort()
+
+    def dispatch_message(self, message: Union[str, bytes]) -> Any:
+        """Hand a complete message to the handler's ``on_message``; returns
+        its Future (reading waits for it) or None."""
+        return self._run_callback(self.handler.on_message, message)
+
+    def handle_control(self, opcode: int, payload: bytes) -> None:
+        """Tornado's handling of a valid close, ping or pong frame."""
+        self._handle_message(opcode, payload)
+
+
+# -- accepting --------------------------------------------------------------
+
+def add_listener(server: TCPServer, sock: socket.socket, stop_accepting: Callable[[], None]) -> None:
+    """Register a listening socket the way ``TCPServer.add_sockets`` does,
+    so that ``server.stop()`` calls ``stop_accepting`` and closes it."""
+    server._sockets[sock.fileno()] = sock
+    server._handlers[sock.fileno()] = stop_accepting
+
+
+def connection_handler(server: HTTPServer) -> Callable[[socket.socket, Any], None]:
+    """What ``server`` does with an accepted socket."""
+    return server._handle_connection
