@@ -17,5 +17,5 @@ import java.util.List;
 public record ClientInfo(String name, String version, String jvmVersion, String jvmVendor, String transport,
                          List<Integer> cpus, int ioThreads, long maxHeapBytes) {
     public static final String NAME = "sockbench-client-java";
-    public static final String VERSION = "1.0.0";
+    public static final String VERSION = "1.1.0";
 }

@@ -43,6 +43,8 @@ public final class Sweep {
     private final List<LevelResult> levels = new ArrayList<>();
     private volatile boolean abortRequested;
     private long pointIndex;
+    /** Received/s at the saturation of the last level that had one (the adaptive start's input), or null. */
+    private Double lastKneeReceivedPerS;
     /** Connections open when the previous point started (minus those it lost). */
     private int openAtLastPoint;
     private final com.sun.management.OperatingSystemMXBean os =
@@ -69,7 +71,7 @@ public final class Sweep {
     }
 
     public List<LevelResult> run() throws InterruptedException {
-        progress.sweepStarted(settings.plan());
+        progress.sweepStarted(settings.plan(), settings.search().refineSteps() + 1);
         for (int n : settings.plan().levels()) {
             if (abortRequested) {
                 break;
@@ -87,11 +89,13 @@ public final class Sweep {
         progress.levelConnected(n, cp.connected(), cp.failed(), connectS);
         List<PointResult> points = new ArrayList<>();
         String endReason;
+        double start = new LevelStart(settings.plan(), settings.levelStartRates()).startFor(n, lastKneeReceivedPerS);
+        progress.levelStart(n, start, settings.plan().startRate());
         if (cp.connected() == 0) {
             endReason = "connect_failed";
         } else {
             openAtLastPoint = cp.connected();
-            SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n);
+            SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n, start);
             SaturationSearch.Step step = search.first();
             endReason = null;
             while (step != null) {
@@ -120,6 +124,10 @@ public final class Sweep {
             if (endReason == null) {
                 endReason = search.endReason();
             }
+            if (search.fellBack()) {
+                warnings.add(String.format(Locale.ROOT, "level %d: the first point at the start rate %.1f/s was not ok; "
+                        + "re-ramped from the profile's start rate %.1f/s", n, start, settings.plan().startRate()));
+            }
         }
         engine.closeAll(1000);
         sleepNs((long) (settings.plan().settleS() * 1e9));
@@ -128,7 +136,10 @@ public final class Sweep {
         SaturationPoint sat = SaturationPoint.of(points);
         SaturationPoint strict = SaturationPoint.strict(points);
         progress.levelDone(n, sat, strict, endReason);
-        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason);
+        if (sat != null) {
+            lastKneeReceivedPerS = sat.receivedPerS();
+        }
+        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start);
     }
 
     /** Opens the level's connections and warns when some fail. */

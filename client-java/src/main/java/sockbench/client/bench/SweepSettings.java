@@ -1,5 +1,6 @@
 package sockbench.client.bench;
 
+import java.util.Map;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
 import sockbench.client.stats.Thresholds;
@@ -13,9 +14,22 @@ import sockbench.client.stats.Thresholds;
  * @param payloadBytes     size of each payload string, bytes (characters, all ASCII), ≥ 1
  * @param clientCores      number of CPUs the client may use (for the client-bound CPU rule), ≥ 1
  * @param search           confirm/refine search and the strict rules
+ * @param levelStartRates  first target rate of some levels ({@code --level-start-rates}), messages/s;
+ *                         overrides the plan's adaptive start for those levels; may be empty
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
-                            int payloadBytes, int clientCores, SearchRules search) {
+                            int payloadBytes, int clientCores, SearchRules search,
+                            Map<Integer, Double> levelStartRates) {
+
+    public SweepSettings {
+        levelStartRates = Map.copyOf(levelStartRates);
+    }
+
+    /** Settings without given level start rates. */
+    public SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS, int payloadBytes,
+                         int clientCores, SearchRules search) {
+        this(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, Map.of());
+    }
 
     /** Settings with the default search rules. */
     public SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS, int payloadBytes, int clientCores) {

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import sockbench.client.bench.ClientInfo;
+import sockbench.client.bench.LevelStart;
 import sockbench.client.bench.ReadyLine;
 import sockbench.client.bench.RunResult;
 import sockbench.client.bench.ServerInfo;
@@ -31,6 +32,7 @@ import sockbench.client.output.JsonResultWriter;
 import sockbench.client.output.LegacyCsvWriter;
 import sockbench.client.output.LegacyFlotWriter;
 import sockbench.client.output.Progress;
+import sockbench.client.output.ProfileListWriter;
 import sockbench.client.plan.Profile;
 import sockbench.client.plan.Ramp;
 import sockbench.client.plan.SweepPlan;
@@ -126,14 +128,31 @@ public final class RunCommand implements Callable<Integer> {
             description = "A message not back within this makes a point overloaded, ms. Default: ${DEFAULT-VALUE}.")
     double overloadTimeoutMs;
 
-    @Option(names = "--refine-steps", paramLabel = "N", defaultValue = "3",
-            description = "After the first not-ok point is confirmed, bisect geometrically between the last ok and that rate "
-                    + "this many times, each step on fresh connections, 0..20 (0 = report the grid point). Default: ${DEFAULT-VALUE}.")
-    int refineSteps;
+    @Option(names = "--refine-steps", paramLabel = "N",
+            description = "After the first not-ok point, bisect geometrically between the last ok and that rate "
+                    + "this many times, 0..20 (0 = report the grid point). Default: the profile's (4 in standard, 3 elsewhere).")
+    Integer refineSteps;
 
     @Option(names = "--no-confirm",
             description = "Believe the first not-ok point without re-running it on fresh connections. Default: confirm.")
     boolean noConfirm;
+
+    @Option(names = "--no-adaptive-start",
+            description = "Start every level at the start rate instead of at next_level_start_fraction of the rate the "
+                    + "previous level's saturation predicts (see --list-profiles). The profile name is kept; each level "
+                    + "records its start_rate. Default: adaptive where the profile sets a fraction.")
+    boolean noAdaptiveStart;
+
+    @Option(names = "--level-start-rates", paramLabel = "N:RATE,...",
+            description = "First target rate of the listed levels, messages/s sent by all clients together, each in "
+                    + "(0, max rate], e.g. 25:12000,100:4800; overrides the adaptive start for those levels. If a level's "
+                    + "first point is not ok (after its re-run), it re-ramps from the start rate. Default: none.")
+    String levelStartRates;
+
+    @Option(names = "--list-profiles",
+            description = "Print the profiles (levels, ramp, timings, search rules) as one JSON document on stdout and exit. "
+                    + "Takes no other option.")
+    boolean listProfiles;
 
     @Option(names = "--validate",
             description = "Debug: check every received frame fully (strict UTF-8, SockJS grammar with escapes); a bad frame "
@@ -171,6 +190,13 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (listProfiles) {
+            if (spec.commandLine().getParseResult().matchedOptions().size() > 1) {
+                throw new ParameterException(spec.commandLine(), "--list-profiles takes no other option");
+            }
+            new ProfileListWriter().write(spec.commandLine().getOut());
+            return 0;
+        }
         if (url == null) {
             throw new ParameterException(spec.commandLine(), "Missing required option: '--url=URL'");
         }
@@ -182,6 +208,14 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--url: " + e.getMessage());
         }
         SweepPlan plan = buildPlan();
+        Map<Integer, Double> startRates = Map.of();
+        if (levelStartRates != null) {
+            try {
+                startRates = LevelStart.parse(levelStartRates, plan);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--level-start-rates: " + e.getMessage());
+            }
+        }
         Thresholds thresholds;
         try {
             thresholds = new Thresholds(okMeanMs, overloadMeanMs, overloadTimeoutMs, 0.95, 0.9);
@@ -214,11 +248,13 @@ public final class RunCommand implements Callable<Integer> {
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
         SearchRules search;
         try {
-            search = SearchRules.DEFAULT.withRefineSteps(refineSteps).withConfirm(!noConfirm);
+            search = SearchRules.DEFAULT
+                    .withRefineSteps(refineSteps != null ? refineSteps : baseProfile().refineSteps())
+                    .withConfirm(!noConfirm && baseProfile().confirm());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--refine-steps: " + e.getMessage());
         }
-        SweepSettings settings = new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, cores, search);
+        SweepSettings settings = new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, cores, search, startRates);
         MachineInfo machine = MachineInfo.read();
         Instant started = Instant.now();
         String runId = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(started)
@@ -310,9 +346,12 @@ public final class RunCommand implements Callable<Integer> {
         return new RunResult(runId, label, started, Instant.now(), machine, client, server, settings, levels, w);
     }
 
+    private Profile baseProfile() {
+        return parseEnum(Profile.class, profile, "--profile");
+    }
+
     private SweepPlan buildPlan() {
-        Profile base = parseEnum(Profile.class, profile, "--profile");
-        SweepPlan p = base.plan();
+        SweepPlan p = baseProfile().plan();
         boolean custom = ramp != null || rateFactor != null || startRate != null || maxRate != null
                 || stepS != null || settleS != null || warmupS != null;
         Ramp r = ramp != null ? parseEnum(Ramp.class, ramp, "--ramp") : p.ramp();
@@ -321,7 +360,8 @@ public final class RunCommand implements Callable<Integer> {
             return new SweepPlan(custom ? "custom" : p.profile(), levels != null ? levels : p.levels(), r, factor,
                     startRate != null ? startRate : p.startRate(), stepS != null ? stepS : p.stepS(),
                     settleS != null ? settleS : p.settleS(), warmupS != null ? warmupS : p.warmupS(),
-                    maxRate != null ? maxRate : p.maxRate());
+                    maxRate != null ? maxRate : p.maxRate(),
+                    noAdaptiveStart || r != Ramp.GEOMETRIC ? null : p.nextLevelStartFraction());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -144,6 +144,9 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("connected", l.connected());
         g.writeNumberField("connect_errors", l.connectErrors());
         g.writeNumberField("connect_s", round(l.connectS()));
+        if (l.startRate() != null) { // optional: absent when the level never measured
+            g.writeNumberField("start_rate", round(l.startRate()));
+        }
         g.writeArrayFieldStart("points");
         for (PointResult p : l.points()) {
             point(g, p);

@@ -25,13 +25,22 @@ public final class Progress {
     private double capacityEstimate;
     private boolean capacityFromOverload;
     private String pendingDiagnostics = "";
+    private int searchPoints;
 
     public Progress(PrintStream err) {
         this.err = err;
     }
 
     public void sweepStarted(SweepPlan p) {
+        sweepStarted(p, 0);
+    }
+
+    /**
+     * @param searchPoints points a level measures after its ramp ends (confirm + refine steps), for the ETA
+     */
+    public void sweepStarted(SweepPlan p, int searchPoints) {
         this.plan = p;
+        this.searchPoints = searchPoints;
         this.startNs = System.nanoTime();
         err.printf(Locale.ROOT, "sockbench: profile %s, levels %s, %s ramp from %.1f msg/s%n",
                 p.profile(), p.levels(), p.ramp().jsonName(), p.startRate());
@@ -40,6 +49,13 @@ public final class Progress {
     public void levelConnected(int n, int connected, int failed, double seconds) {
         levelIndex++;
         err.printf(Locale.ROOT, "level %d: %d connected, %d failed, in %.1f s%n", n, connected, failed, seconds);
+    }
+
+    /** Says where the level's ramp starts when that is not the profile's start rate. */
+    public void levelStart(int n, double start, double profileStart) {
+        if (start != profileStart) {
+            err.printf(Locale.ROOT, "level %d: ramp starts at %.1f msg/s (profile start %.1f)%n", n, start, profileStart);
+        }
     }
 
     public void point(int n, PointResult p, SweepPlan sweepPlan) {
@@ -110,14 +126,17 @@ public final class Progress {
             double lastRate = guess / n;
             long points = 0;
             // Walk the ramp lazily: a legacy level at N = 2000 has a million rates below max_rate.
-            double r = i == levelIndex ? plan.nextRate(currentRate, n) : plan.startRate();
+            // Later levels start where the adaptive rule would put them for this capacity (given
+            // --level-start-rates are not known here: the estimate stays on the safe side).
+            double r = i == levelIndex ? plan.nextRate(currentRate, n)
+                    : sockbench.client.bench.LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
             for (; r <= plan.maxRate() && points < 100_000; r = plan.nextRate(r, n)) {
                 points++;
                 if (r > lastRate) {
                     break;
                 }
             }
-            seconds += points * pointS + (i == levelIndex ? 0 : 1 + plan.settleS());
+            seconds += points * pointS + (i == levelIndex ? 0 : 1 + plan.settleS() + searchPoints * (pointS + 1));
         }
         long s = Math.round(seconds);
         return String.format(Locale.ROOT, "~%d:%02d (elapsed %d s)", s / 60, s % 60,

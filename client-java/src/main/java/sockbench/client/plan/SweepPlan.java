@@ -12,14 +12,25 @@ import java.util.Objects;
  * @param levels     concurrency levels (connections), run in this order; each ≥ 1
  * @param ramp       geometric or additive rate growth
  * @param rateFactor geometric multiplier, &gt; 1 (ignored for additive)
- * @param startRate  first target rate of every level, messages/s sent by all clients together, &gt; 0
+ * @param startRate  first target rate of the first level (and of every level without an adaptive or given start),
+ *                   messages/s sent by all clients together, &gt; 0
  * @param stepS      measured duration of each point, seconds, &gt; 0
  * @param settleS    minimum pause after each point's window before the next point starts, seconds, ≥ 0
  * @param warmupS    unrecorded warm-up at each point's rate before its window, seconds, ≥ 0
  * @param maxRate    a level stops when the next target would exceed this, messages/s, &gt; 0
+ * @param nextLevelStartFraction each level after the first starts at this fraction of the rate the
+ *                   previous level's knee predicts for it ({@code bench/LevelStart}), 0 &lt; x ≤ 1; null = every
+ *                   level starts at {@code startRate} (always null for the additive ramp)
  */
 public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,
-                        double startRate, double stepS, double settleS, double warmupS, double maxRate) {
+                        double startRate, double stepS, double settleS, double warmupS, double maxRate,
+                        Double nextLevelStartFraction) {
+
+    /** A plan whose levels all start at {@code startRate}. */
+    public SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,
+                     double startRate, double stepS, double settleS, double warmupS, double maxRate) {
+        this(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate, null);
+    }
 
     public SweepPlan {
         Objects.requireNonNull(profile);
@@ -35,6 +46,11 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
         }
         if (startRate > maxRate) {
             throw new IllegalArgumentException("start rate " + startRate + " exceeds max rate " + maxRate);
+        }
+        if (nextLevelStartFraction != null && (ramp != Ramp.GEOMETRIC
+                || !(nextLevelStartFraction > 0 && nextLevelStartFraction <= 1))) {
+            throw new IllegalArgumentException("next level start fraction must be in (0, 1] and needs the geometric ramp, got "
+                    + nextLevelStartFraction);
         }
     }
 
@@ -70,6 +86,12 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
 
     /** Same plan with other levels (the profile name stays: levels are recorded separately). */
     public SweepPlan withLevels(List<Integer> newLevels) {
-        return new SweepPlan(profile, newLevels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate);
+        return new SweepPlan(profile, newLevels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
+                nextLevelStartFraction);
+    }
+
+    /** Same plan with every level starting at {@code startRate} ({@code --no-adaptive-start}). */
+    public SweepPlan withoutAdaptiveStart() {
+        return new SweepPlan(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate, null);
     }
 }

@@ -13,12 +13,21 @@ import java.util.List;
  * @param saturation    the ok point with the highest received/s, or null
  * @param saturationStrict the strictly ok point with the highest received/s, or null
  * @param endReason     overloaded, saturated, max_rate, connect_failed or aborted
+ * @param startRate     the target rate this level started at, messages/s (adaptive, given or the plan's);
+ *                      null when not known (the level never got to measure)
  */
 public record LevelResult(int concurrency, int connected, int connectErrors, double connectS,
                           List<PointResult> points, SaturationPoint saturation,
-                          SaturationPoint saturationStrict, String endReason) {
+                          SaturationPoint saturationStrict, String endReason, Double startRate) {
 
     public LevelResult {
         points = List.copyOf(points);
+    }
+
+    /** A level without a recorded start rate. */
+    public LevelResult(int concurrency, int connected, int connectErrors, double connectS,
+                       List<PointResult> points, SaturationPoint saturation,
+                       SaturationPoint saturationStrict, String endReason) {
+        this(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, null);
     }
 }

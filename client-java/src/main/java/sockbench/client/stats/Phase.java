@@ -8,7 +8,10 @@ public enum Phase {
     RAMP,
     /** The re-run, on fresh connections, of the first grid point that was not ok. */
     CONFIRM,
-    /** A bisection step between the last ok and the first confirmed bad rate, on fresh connections. */
+    /**
+     * A bisection step between the last ok and the first bad rate (on fresh connections when the point
+     * before it was overloaded).
+     */
     REFINE;
 
     public String jsonName() {

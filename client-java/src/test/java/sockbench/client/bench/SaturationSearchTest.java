@@ -33,14 +33,19 @@ class SaturationSearchTest {
 
     /** Runs a whole level against {@code ok}: a rate is ok when it returns true. */
     static List<PointResult> run(SearchRules rules, DoublePredicate ok, List<String> endReason) {
-        SaturationSearch s = new SaturationSearch(PLAN, rules, 10);
+        return run(new SaturationSearch(PLAN, rules, 10), ok, endReason);
+    }
+
+    static List<PointResult> run(SaturationSearch s, DoublePredicate ok, List<String> endReason) {
         List<PointResult> points = new ArrayList<>();
         SaturationSearch.Step step = s.first();
         while (step != null && points.size() < 100) {
             PointState st = ok.test(step.rate()) ? PointState.OK
                     : step.rate() > 5000 ? PointState.OVERLOADED : PointState.SATURATED;
             PointResult p = point(step.rate(), st, step.phase());
-            assertEquals(step.phase() != Phase.RAMP, step.fresh(), "confirm and refine steps use fresh connections");
+            boolean afterOverload = !points.isEmpty() && points.get(points.size() - 1).state() == PointState.OVERLOADED;
+            assertEquals(afterOverload || step.phase() == Phase.CONFIRM, step.fresh(),
+                    "fresh connections exactly after an overloaded point, and for every re-run");
             points.add(p);
             step = s.next(p);
         }
@@ -48,15 +53,19 @@ class SaturationSearchTest {
         return points;
     }
 
+    static List<Double> rates(List<PointResult> points) {
+        return points.stream().map(PointResult::targetRate).toList();
+    }
+
     @Test
-    void theFirstBadPointIsConfirmedThenTheKneeIsBisectedThreeTimes() {
+    void theKneeIsBisectedThreeTimesAndARefineFailureMakesTheReRunNeedless() {
         List<String> end = new ArrayList<>();
         List<PointResult> points = run(SearchRules.DEFAULT, r -> r < 1000, end);
-        // grid 100, 200, 400, 800 ok; 1600 bad; confirm 1600 bad; refine sqrt(800*1600)=1131 bad, then 951 ok, 1037 bad
-        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0, 1600.0), points.subList(0, 6).stream()
-                .map(PointResult::targetRate).toList());
-        assertEquals(Phase.CONFIRM, points.get(5).phase());
-        List<PointResult> refine = points.subList(6, points.size());
+        // grid 100, 200, 400, 800 ok; 1600 bad; refine sqrt(800*1600)=1131 bad, then 951 ok, 1037 bad.
+        // A refine point below 1600 failed, so whether 1600 was a stall cannot change the result: no re-run.
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0), rates(points.subList(0, 5)));
+        assertTrue(points.stream().noneMatch(p -> p.phase() == Phase.CONFIRM));
+        List<PointResult> refine = points.subList(5, points.size());
         assertEquals(3, refine.size());
         refine.forEach(p -> assertEquals(Phase.REFINE, p.phase()));
         assertEquals(Math.sqrt(800 * 1600), refine.get(0).targetRate(), 1e-6);
@@ -65,6 +74,19 @@ class SaturationSearchTest {
         // The bracket after three steps is 2^(1/8) wide: about 9 %, instead of the grid's 100 %.
         assertTrue(sat.targetRate() < 1000 && sat.upperTargetRate() > 1000, sat.toString());
         assertEquals(100 * (Math.pow(2, 1.0 / 8) - 1), sat.gridErrorPct(), 1e-6);
+    }
+
+    @Test
+    void whenEveryRefineStepIsOkTheBadGridPointIsReRunBeforeTheLevelEnds() {
+        List<String> end = new ArrayList<>();
+        // The limit sits just under 1600: 1131, 1345, 1467 are ok, so 1600 decides the result.
+        List<PointResult> points = run(SearchRules.DEFAULT, r -> r < 1590, end);
+        PointResult last = points.get(points.size() - 1);
+        assertEquals(Phase.CONFIRM, last.phase());
+        assertEquals(1600.0, last.targetRate());
+        assertEquals(9, points.size(), "4 ok grid points, the bad one, 3 refine steps, its re-run");
+        assertEquals("saturated", end.get(0));
+        assertEquals(1600.0, SaturationPoint.of(points).upperTargetRate());
     }
 
     @Test
@@ -78,9 +100,11 @@ class SaturationSearchTest {
             }
             return r < 1000;
         }, end);
-        assertEquals(Phase.CONFIRM, points.get(3).phase());
-        assertEquals(PointState.OK, points.get(3).state());
-        assertEquals(800.0, points.get(4).targetRate(), "the ramp goes on after an ok confirm");
+        // 100, 200 ok; 400 stalls; refine 283, 336, 367 all ok -> 400 is re-run, ok -> ramp on at 800.
+        assertEquals(List.of(100.0, 200.0, 400.0), rates(points.subList(0, 3)));
+        assertEquals(Phase.CONFIRM, points.get(6).phase());
+        assertEquals(PointState.OK, points.get(6).state());
+        assertEquals(800.0, points.get(7).targetRate(), "the ramp goes on after an ok confirm");
         assertTrue(SaturationPoint.of(points).targetRate() > 800);
     }
 
@@ -90,6 +114,48 @@ class SaturationSearchTest {
         List<PointResult> points = run(SearchRules.DEFAULT.withRefineSteps(0).withConfirm(false), r -> r < 1000, end);
         assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0), points.stream().map(PointResult::targetRate).toList());
         assertEquals(100.0, SaturationPoint.of(points).gridErrorPct(), 1e-9);
+    }
+
+    @Test
+    void aLevelStartedHigherRampsFromItsStartRate() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, 400), r -> r < 1000, end);
+        assertEquals(List.of(400.0, 800.0, 1600.0), rates(points.subList(0, 3)));
+        assertTrue(SaturationPoint.of(points).targetRate() > 900);
+        assertEquals("saturated", end.get(0));
+    }
+
+    @Test
+    void aLevelWhoseHigherStartIsNotOkFallsBackToTheProfilesStartRate() {
+        List<String> end = new ArrayList<>();
+        SaturationSearch s = new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, 3200);
+        List<PointResult> points = run(s, r -> r < 1000, end);
+        // 3200 bad, re-run bad, then the ramp from the plan's 100 as usual.
+        assertEquals(List.of(3200.0, 3200.0, 100.0, 200.0, 400.0, 800.0, 1600.0), rates(points.subList(0, 7)));
+        assertEquals(Phase.CONFIRM, points.get(1).phase());
+        assertEquals(Phase.RAMP, points.get(2).phase());
+        assertTrue(s.fellBack());
+        SaturationPoint sat = SaturationPoint.of(points);
+        assertTrue(sat.targetRate() > 900 && sat.targetRate() < 1000, sat.toString());
+    }
+
+    @Test
+    void aStartThatWasOnlyAStallDoesNotFallBack() {
+        int[] calls = {0};
+        List<String> end = new ArrayList<>();
+        SaturationSearch s = new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, 400);
+        List<PointResult> points = run(s, r -> (r != 400 || calls[0]++ > 0) && r < 1000, end);
+        assertEquals(List.of(400.0, 400.0, 800.0), rates(points.subList(0, 3)));
+        assertEquals(false, s.fellBack());
+    }
+
+    @Test
+    void aLevelBadFromThePlansStartRateEndsAfterTheConfirmation() {
+        List<String> end = new ArrayList<>();
+        SaturationSearch s = new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, 100);
+        List<PointResult> points = run(s, r -> false, end);
+        assertEquals(2, points.size(), "no fallback below the plan's start rate");
+        assertNull(SaturationPoint.of(points));
     }
 
     @Test

@@ -9,10 +9,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import sockbench.client.plan.Profile;
+import sockbench.client.plan.SweepPlan;
 import sockbench.client.testserver.BroadcastTestServer;
 
 class MainTest {
@@ -66,6 +70,67 @@ class MainTest {
     }
 
     @Test
+    void listProfilesPrintsOneJsonDocumentWithEveryProfileAndKey() throws Exception {
+        Outcome o = run("--list-profiles");
+        assertEquals(0, o.exit(), o.err());
+        assertEquals("", o.err());
+        JsonNode doc = new ObjectMapper().readTree(o.out());
+        assertEquals("sockbench.profiles/1", doc.get("schema").asText());
+        assertEquals(sockbench.client.bench.ClientInfo.VERSION, doc.get("client_version").asText());
+        List<String> features = new ArrayList<>();
+        doc.get("features").forEach(f -> features.add(f.asText()));
+        assertTrue(features.containsAll(List.of("level-start-rates", "adaptive-level-start")), features.toString());
+        List<String> names = new ArrayList<>();
+        doc.get("profiles").forEach(p -> names.add(p.get("name").asText()));
+        assertEquals(List.of("smoke", "quick", "standard", "legacy", "full"), names);
+        List<String> keys = List.of("name", "description", "levels", "ramp", "rate_factor", "rate_step", "start_rate",
+                "max_rate", "step_s", "settle_s", "warmup_s", "confirm", "refine_steps", "next_level_start_fraction");
+        for (JsonNode p : doc.get("profiles")) {
+            List<String> got = new ArrayList<>();
+            p.fieldNames().forEachRemaining(got::add);
+            assertEquals(keys, got, p.get("name").asText());
+            assertTrue(p.get("description").asText().length() > 10);
+        }
+        // The values are the table in Profile.java, not a copy.
+        JsonNode standard = doc.get("profiles").get(2);
+        SweepPlan plan = Profile.STANDARD.plan();
+        assertEquals(plan.levels().toString(), standard.get("levels").toString().replace(",", ", "));
+        assertEquals(plan.rateFactor(), standard.get("rate_factor").asDouble());
+        assertTrue(standard.get("rate_step").isNull());
+        assertEquals(plan.stepS(), standard.get("step_s").asDouble());
+        assertEquals(plan.nextLevelStartFraction(), standard.get("next_level_start_fraction").asDouble());
+        assertEquals(Profile.STANDARD.refineSteps(), standard.get("refine_steps").asInt());
+        JsonNode legacy = doc.get("profiles").get(3);
+        assertEquals("additive", legacy.get("ramp").asText());
+        assertTrue(legacy.get("rate_factor").isNull());
+        assertEquals("max(1, 1000/N)", legacy.get("rate_step").asText());
+        assertTrue(legacy.get("next_level_start_fraction").isNull(), "legacy keeps the original schedule");
+    }
+
+    @Test
+    void listProfilesWithAnyOtherOptionIsAUsageError() {
+        Outcome o = run("--list-profiles", "--profile", "quick");
+        assertEquals(2, o.exit());
+        assertTrue(o.err().contains("--list-profiles takes no other option"), o.err());
+        assertEquals("", o.out());
+        assertEquals(2, run("--list-profiles", "--url", "http://127.0.0.1:1/broadcast").exit());
+    }
+
+    @Test
+    void badLevelStartRatesAreUsageErrors() {
+        String url = "http://127.0.0.1:1/broadcast";
+        for (String bad : new String[] {"100", "100:x", "30:50", "100:0", "100:1e9", "100:5,100:6"}) {
+            Outcome o = run("--url", url, "--profile", "standard", "--level-start-rates", bad);
+            assertEquals(2, o.exit(), bad);
+            assertTrue(o.err().contains("--level-start-rates"), o.err());
+            assertTrue(o.err().contains("Usage:"), o.err());
+        }
+        Outcome notALevel = run("--url", url, "--levels", "5,10", "--level-start-rates", "25:100");
+        assertEquals(2, notALevel.exit());
+        assertTrue(notALevel.err().contains("not one of the sweep's levels [5, 10]"), notALevel.err());
+    }
+
+    @Test
     @Timeout(60)
     void smokeRunWritesEveryRequestedFile(@TempDir Path dir) throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
@@ -77,7 +142,7 @@ class MainTest {
                     "--server-pid", Long.toString(ProcessHandle.current().pid()),
                     "--server-ready", "READY http://127.0.0.1:1 server=test-broadcast runtime=java runtime_version=17 heartbeat=25 codec=jackson",
                     "--legacy-csv", csv.toString(), "--legacy-flot-sent", sent.toString(),
-                    "--legacy-flot-received", received.toString());
+                    "--legacy-flot-received", received.toString(), "--level-start-rates", "4:40");
             assertEquals(0, o.exit(), o.err());
             JsonNode r = new ObjectMapper().readTree(out.toFile());
             assertEquals("smoke", r.get("parameters").get("profile").asText());
@@ -87,6 +152,8 @@ class MainTest {
             assertEquals("17", r.get("server").get("ready").get("runtime_version").asText());
             assertTrue(r.get("run_id").asText().endsWith("-test-broadcast-java-jackson-na"), r.get("run_id").asText());
             assertEquals(2, r.get("levels").size());
+            assertEquals(20.0, r.get("levels").get(0).get("start_rate").asDouble(), "the first level starts at start_rate");
+            assertEquals(40.0, r.get("levels").get(1).get("start_rate").asDouble(), "--level-start-rates 4:40");
             assertTrue(Files.readAllLines(csv).size() >= 2);
             assertTrue(Files.readString(sent).startsWith("[[\"2\""));
             assertTrue(Files.exists(received));
