@@ -130,9 +130,10 @@ def summarize(doc, name):
 
 def run(args):
     check_installed(args.variants, args.client_jar)
-    client = load_client_profiles(args.java, args.client_jar)
-    if not client.from_client:
-        _log(f"note: using bench/profiles.py's copy of the client's profiles: {client.note}")
+    try:
+        client = load_client_profiles(args.java, args.client_jar)
+    except ValueError as exc:
+        raise StepError("setup", str(exc)) from exc
     try:
         profile = client.get(args.profile)
     except ValueError as exc:

@@ -28,3 +28,18 @@ def doc(levels, started="2026-11-24T01:00:00Z", finished="2026-11-24T01:01:00Z",
                        "peer": False, "pid": 1},
             "parameters": {"profile": "smoke", "start_rate": 10, "max_rate": 1000},
             "levels": levels, "warnings": list(warnings)}
+
+
+def profile(name="standard", **overrides):
+    """A profile as `--list-profiles` prints one: a fixed example for arithmetic
+    tests (x1.25 from 10 to 100000, 3 s windows), not the client's current table,
+    which the runner only ever reads from the jar."""
+    p = {"name": name, "levels": [25, 50, 100, 200, 500, 1000, 2000], "ramp": "geometric", "rate_factor": 1.25,
+         "rate_step": None, "start_rate": 10, "step_s": 3, "settle_s": 1, "warmup_s": 0.5, "max_rate": 100_000,
+         "confirm": False, "refine_steps": 0, "next_level_start_fraction": None}
+    if name == "smoke":
+        p.update(levels=[2, 4], rate_factor=2.0, start_rate=20, step_s=0.5, settle_s=0.2, warmup_s=0.2, max_rate=80)
+    elif name == "quick":
+        p.update(levels=[25, 100, 500], rate_factor=1.5, step_s=2, settle_s=0.5)
+    p.update(overrides)
+    return p

@@ -3,9 +3,9 @@
 import pytest
 
 from estimate import Eta, format_duration, point_s, points_per_level, prior_run_s
-from profiles import FALLBACK_PROFILES
+from factories import profile
 
-STANDARD = FALLBACK_PROFILES["standard"]
+STANDARD = profile("standard")
 
 
 def test_point_costs_warmup_step_and_settle():
@@ -29,7 +29,7 @@ def test_adaptive_level_start_needs_fewer_points_after_the_first_level():
 
 
 def test_smoke_runs_its_whole_short_grid():
-    assert points_per_level(FALLBACK_PROFILES["smoke"], 2) == 3
+    assert points_per_level(profile("smoke"), 2) == 3
 
 
 def test_prior_grows_with_levels():

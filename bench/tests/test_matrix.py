@@ -3,8 +3,8 @@
 import pytest
 
 from factories import doc, level
+from factories import profile as make_profile
 from matrix import MATRIX, format_level_start_rates, interleave, level_start_rates, select, single
-from profiles import FALLBACK_PROFILES
 from servers import SPECS
 
 
@@ -39,7 +39,7 @@ def test_single_target_maps_to_its_matrix_entry():
 
 
 def test_later_repetitions_start_at_half_the_first_ones_knee_within_the_profile():
-    profile = FALLBACK_PROFILES["standard"]
+    profile = make_profile("standard")
     first = doc([level(25, 5000.0, rate=200.0), level(100, None), level(500, 1000.0, rate=12.0)])
     rates = level_start_rates(first, profile)
     assert rates == {25: 100.0, 500: 10.0}        # 6 would be below the profile's start rate of 10

@@ -1,18 +1,19 @@
-"""Profiles come from the client; the fallback copy must not drift from it."""
+"""Profiles come from the client jar, never from a copy in bench/."""
 
 import json
 import os
 
 import pytest
 
-from profiles import FALLBACK_PROFILES, REQUIRED_KEYS, default_repeat, load_client_profiles, parse_profile_list
+from factories import profile
+from profiles import REQUIRED_KEYS, default_repeat, load_client_profiles, parse_profile_list
 from servers import ROOT
 
 JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
 
 
 def listing(**overrides):
-    p = dict(FALLBACK_PROFILES["quick"], **overrides)
+    p = profile("quick", **overrides)
     return json.dumps({"schema": "sockbench.profiles/1", "features": ["level-start-rates"], "profiles": [p]})
 
 
@@ -39,14 +40,15 @@ def test_standard_repeats_three_times_the_rest_once():
 
 
 @pytest.mark.skipif(not os.path.exists(JAR), reason="client jar missing: run `make setup-java`")
-def test_the_real_client_either_lists_its_profiles_or_the_fallback_says_why():
+def test_the_real_client_lists_the_documented_profiles():
     client = load_client_profiles("java", JAR)
-    if client.from_client:
-        # The same profile names as the fallback (which describes jars from before
-        # --list-profiles, so its parameters may be older than the client's).
-        assert set(FALLBACK_PROFILES) <= set(client.profiles)
-        for p in client.profiles.values():
-            assert all(k in p for k in REQUIRED_KEYS)
-    else:
-        assert set(client.profiles) == set(FALLBACK_PROFILES)
-        assert client.note, "a fallback must say why it is used"
+    assert {"smoke", "quick", "standard", "legacy", "full"} <= set(client.profiles)
+    for p in client.profiles.values():
+        assert all(k in p for k in REQUIRED_KEYS)
+
+
+def test_a_jar_without_list_profiles_is_refused_with_the_fix(tmp_path):
+    not_a_jar = tmp_path / "old.jar"
+    not_a_jar.write_bytes(b"not a jar")
+    with pytest.raises(ValueError, match="make setup-java"):
+        load_client_profiles("java", str(not_a_jar))
