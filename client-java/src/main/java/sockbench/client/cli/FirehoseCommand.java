@@ -58,6 +58,16 @@ public final class FirehoseCommand implements Callable<Integer> {
             description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
     int payloadBytes;
 
+    // Why 256 KiB and not the kernel's autotuning: with autotuned (large) send buffers and few
+    // connections, the reader's window limits each sender socket, so the sender's queued data is
+    // transmitted from the softirq of the client's window updates, on the client's core (BBR's
+    // pacing timer follows): 10-14 % of the client core measured at 100 connections, work that
+    // belongs to the sender. A bounded send buffer keeps that work in the sender's own writes.
+    @Option(names = "--sender-send-buffer-kib", paramLabel = "KIB", defaultValue = "256",
+            description = "SO_SNDBUF of the sender's connections, KiB, 0 (kernel autotuning) or 4..65536; bounded so "
+                    + "the sender's kernel transmit work stays on the sender's core. Default: ${DEFAULT-VALUE}.")
+    int senderSendBufferKib;
+
     @Option(names = "--io-threads", paramLabel = "N",
             description = "Client I/O threads, 1..64. Default: the number of CPUs this process may use (at most 8).")
     Integer ioThreads;
@@ -66,6 +76,7 @@ public final class FirehoseCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (!(durationS > 0) || settleS < 0 || messagesPerFrame.stream().anyMatch(m -> m < 1 || m > 1000)
                 || payloadBytes < 1 || payloadBytes > 65536
+                || (senderSendBufferKib != 0 && (senderSendBufferKib < 4 || senderSendBufferKib > 65536))
                 || connections.stream().anyMatch(n -> n < 1 || n > 20000)) {
             throw new ParameterException(spec.commandLine(), "an option is out of range (see --help)");
         }
@@ -75,7 +86,6 @@ public final class FirehoseCommand implements Callable<Integer> {
         record Row(int messagesPerFrame, FirehoseCount.Result result) {
         }
         List<Row> rows = new ArrayList<>();
-        long epoch = 1;
         for (int perFrame : messagesPerFrame) {
             // One sender per frame size: its pre-built block is fixed at start.
             Process sender = startSender(perFrame);
@@ -86,7 +96,7 @@ public final class FirehoseCommand implements Callable<Integer> {
                         cpus, threads, perFrame, payloadBytes);
                 try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), threads, 30_000_000_000L, 200)) {
                     for (int n : connections) {
-                        FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, epoch++);
+                        FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, sender.pid());
                         rows.add(new Row(perFrame, r));
                         System.err.printf(Locale.ROOT, "firehose: N=%d, %d msg/frame done: %.0f msgs/s%n",
                                 n, perFrame, r.receivedPerS());
@@ -97,13 +107,15 @@ public final class FirehoseCommand implements Callable<Integer> {
                 sender.waitFor();
             }
         }
-        System.out.println("| connections | msgs/frame | connected | msgs/s received | client CPU % | client RSS MiB | parse errors | wire bytes/msg |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| connections | msgs/frame | connected | msgs/s received | client CPU % | sender CPU % "
+                + "| client RSS MiB | parse errors | wire bytes/msg | KiB/read |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Row row : rows) {
             FirehoseCount.Result r = row.result();
-            System.out.printf(Locale.ROOT, "| %d | %d | %d | %,.0f | %.0f | %.0f | %d | %.1f |%n", r.connections(),
-                    row.messagesPerFrame(), r.connected(), r.receivedPerS(), r.clientCpuPct(),
-                    r.clientRssBytes() / 1048576.0, r.malformed(), r.bytesPerMessage());
+            System.out.printf(Locale.ROOT, "| %d | %d | %d | %,.0f | %.0f | %.0f | %.0f | %d | %.1f | %.1f |%n",
+                    r.connections(), row.messagesPerFrame(), r.connected(), r.receivedPerS(), r.clientCpuPct(),
+                    r.senderCpuPct(), r.clientRssBytes() / 1048576.0, r.malformed(), r.bytesPerMessage(),
+                    r.bytesPerRead() / 1024);
         }
         return 0;
     }
@@ -117,7 +129,8 @@ public final class FirehoseCommand implements Callable<Integer> {
         }
         cmd.addAll(List.of(java, "-cp", jar, Main.class.getName(), "firehose-sender",
                 "--messages-per-frame", Integer.toString(perFrame),
-                "--payload-bytes", Integer.toString(payloadBytes)));
+                "--payload-bytes", Integer.toString(payloadBytes),
+                "--send-buffer-kib", Integer.toString(senderSendBufferKib)));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 

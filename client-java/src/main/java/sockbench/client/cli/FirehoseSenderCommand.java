@@ -2,7 +2,10 @@ package sockbench.client.cli;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import sockbench.client.firehose.FirehoseSender;
 
 /** Runs the firehose sender alone (the firehose command starts it as a pinned child process). */
@@ -11,6 +14,9 @@ import sockbench.client.firehose.FirehoseSender;
                 + "sends 'o', then pre-built a[...] frames as fast as the sockets take them. "
                 + "Prints 'READY http://127.0.0.1:<port>' on stdout when listening; runs until killed.")
 public final class FirehoseSenderCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
             description = "TCP port on 127.0.0.1, 0..65535 (0: any free port). Default: ${DEFAULT-VALUE}.")
@@ -24,9 +30,16 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
             description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
     int payloadBytes;
 
+    @Option(names = "--send-buffer-kib", paramLabel = "KIB", defaultValue = "0",
+            description = "SO_SNDBUF per connection, KiB, 0 (kernel autotuning) or 4..65536. Default: ${DEFAULT-VALUE}.")
+    int sendBufferKib;
+
     @Override
     public Integer call() throws Exception {
-        try (FirehoseSender sender = new FirehoseSender(port, messagesPerFrame, payloadBytes)) {
+        if (sendBufferKib != 0 && (sendBufferKib < 4 || sendBufferKib > 65536)) {
+            throw new ParameterException(spec.commandLine(), "--send-buffer-kib must be 0 or 4..65536");
+        }
+        try (FirehoseSender sender = new FirehoseSender(port, messagesPerFrame, payloadBytes, sendBufferKib * 1024)) {
             System.out.println("READY http://127.0.0.1:" + sender.port() + " server=sockbench-firehose");
             System.out.flush();
             sender.serve();

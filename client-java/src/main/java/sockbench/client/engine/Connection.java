@@ -52,6 +52,15 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     private final Transport transport;
     /** Index of this client within its level, 0..N-1 (the payload's client field). */
     final int clientId;
+    /**
+     * {@code "<clientId>:"} packed for the receive path's byte compare ({@link Payload#prefixWord}),
+     * its mask and length (0: an id too long to pack, always parsed; see {@link ReceiveAccounting}).
+     */
+    final long clientWord;
+    final long clientMask;
+    final int clientPrefixLength;
+    /** Decimal digits of {@link #clientId}. */
+    final int clientDigits;
     /** Full UTF-8 and SockJS grammar check of every message ({@code --validate}); null normally. */
     private final FrameValidator validator;
     private final WsFrameDecoder decoder = new WsFrameDecoder(this);
@@ -75,6 +84,10 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
         this.events = events;
         this.transport = transport;
         this.clientId = clientId;
+        this.clientDigits = Integer.toString(clientId).length();
+        this.clientPrefixLength = Payload.prefixLength(clientId);
+        this.clientWord = clientPrefixLength == 0 ? 0 : Payload.prefixWord(clientId);
+        this.clientMask = clientPrefixLength == 0 ? 0 : Payload.prefixMask(clientPrefixLength);
         this.validator = validate ? new FrameValidator(transport == Transport.SOCKJS) : null;
     }
 
@@ -177,6 +190,7 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
         if (n > 0) {
             accounting.beforeRead(n, System.nanoTime());
             receive(buf.array(), buf.arrayOffset(), buf.arrayOffset() + n);
+            accounting.afterRead();
         }
         return n;
     }

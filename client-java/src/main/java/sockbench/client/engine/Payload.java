@@ -1,5 +1,9 @@
 package sockbench.client.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * The message payload: {@code <point>:<client>:<seq>:<scheduled>:<sent>:} followed by
  * {@code x} padding up to the configured size. All five fields are non-negative decimal
@@ -23,6 +27,22 @@ public final class Payload {
 
     /** Characters the five fields may take at most (five 19-digit longs and separators). */
     public static final int MAX_HEADER_CHARS = 5 * 20;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
+
+    /**
+     * Longest field a {@link #prefixWord packed prefix} holds: 7 digits and the colon fill the
+     * eight bytes of one {@code long}.
+     */
+    public static final int MAX_PACKED_DIGITS = 7;
+
+    /**
+     * Bytes needed after a payload's start for the {@link #word} loads of the fast header match:
+     * the epoch prefix's word and the client field's word (each at most eight bytes away).
+     */
+    public static final int FAST_MATCH_SLACK = 16;
 
     /**
      * Appends a payload to {@code out}.
@@ -127,5 +147,70 @@ public final class Payload {
         into.scheduledNs = scheduled;
         into.sentNs = sent;
         return true;
+    }
+
+    // --- the fast header match: fields compared as bytes, eight at a time -------------------
+    //
+    // Every receiver looks at the epoch and client fields of every copy, and nearly every copy is
+    // another client's copy of the measured epoch. Instead of parsing both fields as numbers, the
+    // receiver compares the payload's first bytes with "<epoch>:" packed into a long (one load,
+    // one xor, one mask), then the next bytes with its own "<client>:". See ReceiveAccounting.
+
+    /**
+     * {@code "<value>:"} as ASCII bytes packed little-endian into a long (first character in the
+     * lowest byte), the form {@link #word} loads; only for values of at most
+     * {@link #MAX_PACKED_DIGITS} digits.
+     *
+     * @param value a field value, 0..9,999,999
+     */
+    public static long prefixWord(long value) {
+        byte[] text = (value + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        if (value < 0 || text.length > MAX_PACKED_DIGITS + 1) {
+            throw new IllegalArgumentException("field value out of the packed range: " + value);
+        }
+        long w = 0;
+        for (int i = text.length - 1; i >= 0; i--) {
+            w = (w << 8) | text[i];
+        }
+        return w;
+    }
+
+    /** Bytes of {@code "<value>:"}, i.e. its digits + 1; 0 when the value is too long to pack. */
+    public static int prefixLength(long value) {
+        int digits = Long.toString(value).length();
+        return value < 0 || digits > MAX_PACKED_DIGITS ? 0 : digits + 1;
+    }
+
+    /** A mask keeping the lowest {@code bytes} bytes of a {@link #word}, 1..8. */
+    public static long prefixMask(int bytes) {
+        return bytes >= 8 ? -1L : (1L << (8 * bytes)) - 1;
+    }
+
+    /**
+     * The eight bytes {@code b[at, at+8)} as a little-endian long. The caller guarantees
+     * {@code at + 8 <= b.length}; bytes past the payload's end are masked off by the caller.
+     */
+    public static long word(byte[] b, int at) {
+        return (long) LONGS.get(b, at);
+    }
+
+    /**
+     * How many decimal digits {@code w} (eight payload bytes, {@link #word}) starts with, if they
+     * are followed by a colon within the word: the length of a well-formed field. 0 when the
+     * word does not start with 1..7 digits and a colon (malformed, or a longer field: the
+     * caller then parses the slow way).
+     */
+    public static int packedFieldDigits(long w) {
+        // Per byte x, the high bit of: (x & 0x7F) + 0x50 is set iff x & 0x7F >= '0';
+        // (x & 0x7F) + 0x46 is set iff x & 0x7F > '9' (no carry crosses bytes: 0x7F + 0x50 < 0x100);
+        // ~x is set iff x is ASCII. A digit has the first and third set and the second clear.
+        long a = w & LOWS7;
+        long digits = (a + 0x5050505050505050L) & ~(a + 0x4646464646464646L) & ~w & HIGHS;
+        long nonDigits = ~digits & HIGHS;
+        int k = Long.numberOfTrailingZeros(nonDigits) >>> 3; // index of the first non-digit, 8 if none
+        if (k == 0 || k == 8 || (byte) (w >>> (8 * k)) != ':') {
+            return 0;
+        }
+        return k;
     }
 }

@@ -51,12 +51,27 @@ public final class FirehoseSender implements AutoCloseable {
         ByteBuffer cursor;      // view of the block once streaming
     }
 
+    /** SO_SNDBUF of each connection, bytes; 0 = the kernel's autotuning. */
+    private final int sendBufferBytes;
+
     /**
      * @param port             TCP port on 127.0.0.1, 0 for any
      * @param messagesPerFrame messages in each {@code a[...]} frame, ≥ 1
      * @param payloadBytes     characters per message payload, ≥ 1
      */
     public FirehoseSender(int port, int messagesPerFrame, int payloadBytes) throws IOException {
+        this(port, messagesPerFrame, payloadBytes, 0);
+    }
+
+    /**
+     * @param sendBufferBytes SO_SNDBUF per connection, bytes, 0 (kernel autotuning) or 4096..67108864.
+     *                        A small send buffer keeps the data not yet sent in this process, so
+     *                        the kernel's transmit work runs in its write calls on the sender's core
+     *                        instead of in the softirq of the reader's window updates on the
+     *                        client's core (see client-java/README.md, the firehose profile).
+     */
+    public FirehoseSender(int port, int messagesPerFrame, int payloadBytes, int sendBufferBytes) throws IOException {
+        this.sendBufferBytes = sendBufferBytes;
         this.block = buildBlock(messagesPerFrame, payloadBytes);
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
@@ -77,9 +92,10 @@ public final class FirehoseSender implements AutoCloseable {
                 frame.append(',');
             }
             frame.append('"');
-            // A payload in the client's format from a client id no connection has, so the
-            // client parses it exactly as a real broadcast copy from someone else.
-            Payload.append(frame, 0, 999_999, i, 0, 0, payloadBytes);
+            // A payload in the client's format, of the epoch the count attributes, from a client
+            // id no connection has: the client handles it exactly as another client's copy of a
+            // measured message in a real run.
+            Payload.append(frame, FirehoseCount.EPOCH, 999_999, i, 0, 0, payloadBytes);
             frame.append('"');
         }
         frame.append(']');
@@ -155,6 +171,9 @@ public final class FirehoseSender implements AutoCloseable {
         while ((ch = server.accept()) != null) {
             lastAcceptNs = System.nanoTime();
             ch.configureBlocking(false);
+            if (sendBufferBytes > 0) {
+                ch.setOption(java.net.StandardSocketOptions.SO_SNDBUF, sendBufferBytes);
+            }
             ch.register(selector, SelectionKey.OP_READ, new Peer());
         }
     }

@@ -63,4 +63,43 @@ class PayloadTest {
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
+
+    @Test
+    void packedPrefixesHoldTheFieldAndItsColon() {
+        byte[] b = bytes("123:4567890:xxxxxxxx");
+        assertEquals(4, Payload.prefixLength(123));
+        assertEquals(0, (Payload.word(b, 0) ^ Payload.prefixWord(123)) & Payload.prefixMask(4));
+        assertTrue(((Payload.word(b, 0) ^ Payload.prefixWord(12)) & Payload.prefixMask(3)) != 0, "12: is not 123:");
+        assertEquals(8, Payload.prefixLength(4_567_890));
+        assertEquals(0, (Payload.word(b, 4) ^ Payload.prefixWord(4_567_890)) & Payload.prefixMask(8));
+        assertEquals(2, Payload.prefixLength(0));
+        assertEquals(0, Payload.prefixLength(12_345_678), "eight digits do not fit with the colon");
+        assertEquals(-1L, Payload.prefixMask(8));
+        assertEquals(0xFFL, Payload.prefixMask(1));
+    }
+
+    @Test
+    void packedFieldDigitsFindsDigitsAndTheirColon() {
+        assertEquals(3, Payload.packedFieldDigits(Payload.word(bytes("123:xxxx"), 0)));
+        assertEquals(1, Payload.packedFieldDigits(Payload.word(bytes("0:1:2:3:"), 0)));
+        assertEquals(7, Payload.packedFieldDigits(Payload.word(bytes("1234567:"), 0)));
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(bytes("12345678"), 0)), "no colon in reach");
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(bytes(":1234567"), 0)), "empty field");
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(bytes("12x4:xxx"), 0)));
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(bytes("12/:xxxx"), 0)), "'/' is just below '0'");
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(bytes("12;:xxxx"), 0)), "';' is just above ':'");
+        byte[] high = bytes("12:xxxxx");
+        high[1] = (byte) ('2' | 0x80); // a non-ASCII byte whose low seven bits are a digit
+        assertEquals(0, Payload.packedFieldDigits(Payload.word(high, 0)));
+        // every byte value in every position: a digit only if '0'..'9'
+        for (int pos = 0; pos < 7; pos++) {
+            for (int v = 0; v < 256; v++) {
+                byte[] w = bytes("11111111");
+                w[7] = ':';
+                w[pos] = (byte) v;
+                int want = v >= '0' && v <= '9' ? 7 : pos == 0 ? 0 : v == ':' ? pos : 0;
+                assertEquals(want, Payload.packedFieldDigits(Payload.word(w, 0)), "byte " + v + " at " + pos);
+            }
+        }
+    }
 }

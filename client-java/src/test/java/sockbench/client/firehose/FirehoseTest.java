@@ -41,7 +41,7 @@ class FirehoseTest {
             t.start();
             String url = "http://127.0.0.1:" + sender.port() + "/broadcast";
             try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), 1, 5_000_000_000L, 10)) {
-                FirehoseCount.Result r = FirehoseCount.measure(engine, 10, 0.2, 0.5, 1);
+                FirehoseCount.Result r = FirehoseCount.measure(engine, 10, 0.2, 0.5, -1);
                 assertEquals(10, r.connected());
                 assertEquals(0, r.malformed());
                 assertTrue(r.received() > 1000, "received " + r.received());
