@@ -4,7 +4,9 @@
 #   make test-python-cpython   unit + server tests, conformance for every usable codec and in --naive mode
 #   make test-python-pypy      the same on PyPy
 #   make test-python           both
-#   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1)
+#   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1
+#                              WORKERS=N BROKER=redis://HOST:PORT/DB; WORKERS > 1 without BROKER
+#                              starts a private redis-server, see bench/broker/make.mk)
 #   make serve-pypy            the same on PyPy
 
 PY_DIR        := $(ROOT)/server-python
@@ -20,7 +22,7 @@ SETUP_TARGETS += setup-python
 TEST_TARGETS  += test-python-cpython test-python-pypy
 HELP_LINES += "make setup-python     both Python venvs: .venv-cpython (CPython 3.11) and .venv-pypy (PyPy 3)" \
               "make test-python      server-python unit + conformance tests on both interpreters, every usable codec" \
-              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1)" \
+              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1 WORKERS=N BROKER=redis://...)" \
               "make serve-pypy       the same on PyPy"
 
 .PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
@@ -57,7 +59,8 @@ $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 	@$(call py-install-venv,$(VENV_PYPY),pypy)
 	@touch $@
 
-# $(call py-test,VENV): unit and server-specific tests once, then the
+# $(call py-test,VENV): unit and server-specific tests once (the scale-out
+# ones against a real redis-server, bench/broker/make.mk), then the
 # server-agnostic conformance suite against this server once per usable
 # codec (codecs installed but refused print why), and once more in --naive
 # mode with the default codec. Every run happens even if
@@ -81,16 +84,18 @@ endef
 
 test-python: test-python-cpython test-python-pypy
 
-test-python-cpython: $(STAMPS)/python-cpython
+test-python-cpython: $(STAMPS)/python-cpython setup-redis
 	@$(call py-test,$(VENV_CPYTHON))
 
-test-python-pypy: $(STAMPS)/python-pypy
+test-python-pypy: $(STAMPS)/python-pypy setup-redis
 	@$(call py-test,$(VENV_PYPY))
 
 PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive)
 
-serve-cpython: $(STAMPS)/python-cpython
-	@exec $(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
+# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (bench/broker/make.mk);
+# WORKERS > 1 without BROKER runs under a private redis-server.
+serve-cpython: $(STAMPS)/python-cpython $(SCALEOUT_SETUP)
+	@exec $(call scaleout-command,$(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS))
 
-serve-pypy: $(STAMPS)/python-pypy
-	@exec $(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS)
+serve-pypy: $(STAMPS)/python-pypy $(SCALEOUT_SETUP)
+	@exec $(call scaleout-command,$(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS))

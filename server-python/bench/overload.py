@@ -13,8 +13,10 @@ selector:
    what the server sends at up to ``--read-rate`` MiB/s in total (slower
    than the server writes, as a client that parses every frame is: what
    the server cannot send it must hold, or shed). A session whose socket does not take a
-   message (TCP pushes back) skips it: counted as *refused*. RSS is sampled
-   every 50 ms: *peak*;
+   message (TCP pushes back) skips it: counted as *refused*. A session the
+   server closes (its backlog passed the per-session cap: ``c[1008,...]``,
+   then the close or a reset) is counted as *closed by server* and the run
+   goes on with the others. RSS is sampled every 50 ms: *peak*;
 4. the K sessions disconnect (RST, as a client that dies does); L fresh
    sessions send 10 messages/s in total for W seconds and time each
    message's round trip (it comes back to its sender, the broadcast
@@ -123,7 +125,8 @@ def ws_frame(text: str) -> bytes:
 class Client:
     """One websocket session: connect, handshake, then frames."""
 
-    __slots__ = ("sock", "index", "buf", "state", "pending", "parse", "texts")
+    __slots__ = ("sock", "index", "buf", "state", "pending", "parse", "texts", "tail",
+                 "reset")
 
     def __init__(self, index: int, parse: bool):
         self.index = index
@@ -136,6 +139,11 @@ class Client:
         #: Parse frames (light phase) or just count bytes (overload phase).
         self.parse = parse
         self.texts: List[str] = []
+        #: The last bytes read while not parsing, to spot ``c[1008`` split
+        #: across two reads.
+        self.tail = b""
+        #: The server reset the connection under a send (it closed it).
+        self.reset = False
 
     def frames(self):
         buf = self.buf
@@ -159,6 +167,8 @@ class Client:
     def send(self, data: bytes) -> bool:
         """Send a whole message or nothing new: False if the socket still
         holds part of an earlier one (TCP pushes back)."""
+        if self.reset:
+            return False
         if self.pending:
             self.flush()
             if self.pending:
@@ -166,6 +176,9 @@ class Client:
         try:
             sent = self.sock.send(data)
         except BlockingIOError:
+            return False
+        except OSError:  # ECONNRESET, EPIPE: the server closed this session
+            self.reset = True
             return False
         self.pending = data[sent:]
         return True
@@ -175,6 +188,10 @@ class Client:
             try:
                 sent = self.sock.send(self.pending)
             except BlockingIOError:
+                return
+            except OSError:
+                self.reset = True
+                self.pending = b""
                 return
             self.pending = self.pending[sent:]
 
@@ -186,6 +203,23 @@ class Driver:
         self.host, self.port, self.prefix = host, port, prefix
         self.sel = selectors.DefaultSelector()
         self.received_bytes = 0
+        #: Open sessions the server closed or reset.
+        self.closed_by_server = 0
+        #: Of those, the ones seen to get ``c[1008,...]`` ("client not
+        #: reading") first (a reset may come before it is read).
+        self.closed_1008 = 0
+
+    def lost(self, c: "Client") -> None:
+        """The server closed ``c`` (seen as EOF or a reset): count it once."""
+        if c.state == "closed":
+            return
+        if c.state == "open":
+            self.closed_by_server += 1
+        try:
+            self.sel.unregister(c.sock)
+        except (KeyError, ValueError):
+            pass
+        c.state = "closed"
 
     def open_sessions(self, count: int, first_index: int, parse: bool,
                       deadline: float) -> List[Client]:
@@ -228,15 +262,20 @@ class Driver:
             data = c.sock.recv(1 << 18)
         except (BlockingIOError, InterruptedError):
             return
-        except ConnectionResetError:
+        except OSError:  # ECONNRESET
             data = b""
         if not data:
-            self.sel.unregister(c.sock)
-            c.state = "closed"
+            self.lost(c)
             return
         self.received_bytes += len(data)
         if c.state == "open" and not c.parse:
-            return  # overload phase: read and drop
+            # Overload phase: read and drop, but notice the 1008 close.
+            if b"c[1008" in c.tail + data[:8] or b"c[1008" in data:
+                self.closed_1008 += 1
+                c.tail = b""
+            else:
+                c.tail = data[-8:]
+            return
         c.buf += data
         if c.state == "handshake":
             end = c.buf.find(b"\r\n\r\n")
@@ -273,13 +312,14 @@ class Driver:
 
 
 def overload(driver: Driver, clients: List[Client], pid: int, rate: float, seconds: float,
-             size: int, read_rate: float) -> Tuple[int, int, int]:
-    """(sent, refused, peak RSS bytes) of the overload phase; the clients
-    read at most ``read_rate`` bytes/s in total (0: as fast as they can)."""
+             size: int, read_rate: float) -> Tuple[int, int, int, int]:
+    """(sent, refused, skipped, peak RSS bytes) of the overload phase;
+    skipped: due on a session the server had closed. The clients read at
+    most ``read_rate`` bytes/s in total (0: as fast as they can)."""
     frame = ws_frame(json.dumps(["x" * size]))
     start = time.monotonic()
     end = start + seconds
-    sent = refused = 0
+    sent = refused = skipped = 0
     peak = rss_bytes(pid)
     next_sample = start
     i = 0
@@ -291,13 +331,17 @@ def overload(driver: Driver, clients: List[Client], pid: int, rate: float, secon
             break
         due = int((now - start) * rate)
         # Catch up on the schedule (bounded per turn so reading goes on).
-        for _ in range(min(due - sent - refused, 2000)):
+        for _ in range(min(due - sent - refused - skipped, 2000)):
             c = clients[i % n]
             i += 1
-            if c.state == "open" and c.send(frame):
+            if c.state != "open":
+                skipped += 1  # closed by the server: its share is not sent
+            elif c.send(frame):
                 sent += 1
             else:
                 refused += 1
+                if c.reset:
+                    driver.lost(c)
         if now >= next_sample:
             peak = max(peak, rss_bytes(pid))
             next_sample = now + 0.05
@@ -305,7 +349,7 @@ def overload(driver: Driver, clients: List[Client], pid: int, rate: float, secon
             time.sleep(0.001)  # read enough for now: the server has to hold the rest
         else:
             driver.pump(0.001)
-    return sent, refused, max(peak, rss_bytes(pid))
+    return sent, refused, skipped, max(peak, rss_bytes(pid))
 
 
 def light_load(driver: Driver, clients: List[Client], rate: float, seconds: float,
@@ -362,7 +406,9 @@ def run(url: str, pid: int, sessions: int, rate: float, seconds: float, size: in
     while time.monotonic() < settle_end:
         driver.pump(0.05)
     before = rss_bytes(pid)
-    sent, refused, peak = overload(driver, clients, pid, rate, seconds, size, read_rate)
+    sent, refused, skipped, peak = overload(driver, clients, pid, rate, seconds, size,
+                                            read_rate)
+    closed_by_server, closed_1008 = driver.closed_by_server, driver.closed_1008
     driver.drop(clients)
     fresh = driver.open_sessions(light_sessions, sessions, True, time.monotonic() + 30)
     rtts, light_sent, light_peak = light_load(driver, fresh, light_rate, light_seconds, pid)
@@ -371,7 +417,8 @@ def run(url: str, pid: int, sessions: int, rate: float, seconds: float, size: in
     last = [r for t, r in rtts if t >= light_seconds - 1]
     return {
         "before": before, "peak": max(peak, light_peak), "after": after,
-        "sent": sent, "refused": refused,
+        "sent": sent, "refused": refused, "skipped": skipped,
+        "closed_by_server": closed_by_server, "closed_1008": closed_1008,
         "light_sent": light_sent, "light_received": len(rtts),
         "rtt_mean": sum(r for _, r in rtts) / len(rtts) if rtts else float("inf"),
         "rtt_mean_last_second": sum(last) / len(last) if last else float("inf"),
@@ -437,9 +484,12 @@ def main(argv=None) -> int:
                 read_rate=args.read_rate * MiB, light_seconds=args.light_seconds)
     finally:
         log = server.stop() if server else ""
-    print("sessions %d, overload %.0f msgs/s sent for %.0f s (%d sent, %d refused by TCP), "
-          "clients reading <= %s MiB/s" % (args.sessions, args.rate, args.seconds, r["sent"],
-                                          r["refused"], args.read_rate or "unlimited"))
+    print("sessions %d, overload %.0f msgs/s sent for %.0f s (%d sent, %d refused by TCP, "
+          "%d due on closed sessions), clients reading <= %s MiB/s"
+          % (args.sessions, args.rate, args.seconds, r["sent"], r["refused"], r["skipped"],
+             args.read_rate or "unlimited"))
+    print("closed by server: %d of %d sessions (%d seen to get c[1008,...] first)"
+          % (r["closed_by_server"], args.sessions, r["closed_1008"]))
     print("RSS before -> peak -> after (MiB): %.0f -> %.0f -> %.0f  (peak - before: %.1f MiB)"
           % (r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
              (r["peak"] - r["before"]) / MiB))

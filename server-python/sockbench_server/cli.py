@@ -8,6 +8,8 @@ import sys
 from typing import List, Optional
 
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
+from .scaleout.broker_url import BrokerUrlError, parse_broker_url
+from .scaleout.settings import MAX_WORKERS, ScaleOut, worker_from_environment
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -42,6 +44,23 @@ def _bytes(value: str) -> int:
     return n
 
 
+def _workers(value: str) -> int:
+    try:
+        n = int(value, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
+    if not 1 <= n <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError("must be 1-%d, got %d" % (MAX_WORKERS, n))
+    return n
+
+
+def _broker(value: str):
+    try:
+        return parse_broker_url(value)
+    except BrokerUrlError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m sockbench_server",
@@ -74,25 +93,57 @@ def build_parser() -> argparse.ArgumentParser:
                         "client that does not read; 1024 to 2^40 (default: 1048576 = 1 MiB)")
     p.add_argument("--max-total-buffer", type=_bytes, default=64 * 1024 * 1024,
                    metavar="BYTES",
-                   help="unsent output the whole process may hold; above it the server "
-                        "stops reading from clients until 3/4 of it is left; 1024 to "
-                        "2^40 (default: 67108864 = 64 MiB)")
+                   help="memory the process may grow by while overloaded: when its unsent "
+                        "output passes half of this the server stops reading from clients "
+                        "until 3/8 is left (the other half covers object overheads and "
+                        "allocator slack); 1024 to 2^40 (default: 67108864 = 64 MiB)")
     p.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="SECONDS",
                    help="close a connection whose request headers are not complete "
                         "this many seconds after it started sending them, or that sits "
                         "idle between requests that long (default: 10)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="worker processes sharing the listening port (SO_REUSEPORT), "
+                        "1-%d; more than 1 needs --broker and serves websocket "
+                        "transports only (default: 1)" % MAX_WORKERS)
+    p.add_argument("--broker", type=_broker, default=None, metavar="URL",
+                   help="redis://HOST[:PORT][/DB] (port 6379, DB 0-15, default 0): every "
+                        "server process pointed at the same Redis and DB is one broadcast "
+                        "domain (docs/protocol.md section 6; default: none)")
     return p
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
     args = build_parser().parse_args(argv)
+    if args.workers > 1 and args.broker is None:
+        # One line, exit 2, nothing opened (docs/protocol.md section 6).
+        print("sockbench-tornado: --workers %d needs --broker redis://HOST:PORT/DB: the "
+              "workers meet through Redis to broadcast to each other's sessions"
+              % args.workers, file=sys.stderr, flush=True)
+        return 2
+    try:
+        role = worker_from_environment()
+    except ValueError as e:
+        print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
+        return 2
+    if role is not None:
+        scale = ScaleOut(workers=role[1], broker=args.broker, worker_index=role[0])
+    else:
+        scale = ScaleOut(workers=args.workers, broker=args.broker)
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+                        format="%(asctime)s %(levelname)s " + scale.tag.replace("%", "%%")
+                        + "%(name)s: %(message)s")
     try:
         codec = select_codec(args.json)
     except CodecError as e:
         print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
         return 1
+    if scale.workers > 1 and not scale.is_worker:
+        import asyncio
+
+        from .scaleout.workers import supervise
+        return asyncio.run(supervise(argv, args.host, args.port, scale))
     # Imported late so that --help and usage errors stay fast.
     from .apps import default_mounts
     from .protocol.options import FAST, NAIVE
@@ -102,4 +153,4 @@ def main(argv: Optional[List[str]] = None) -> int:
                           max_total_buffer=args.max_total_buffer,
                           header_timeout=args.header_timeout)
     return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits,
-                 broadcast=NAIVE if args.naive else FAST)
+                 broadcast=NAIVE if args.naive else FAST, scale=scale)

@@ -22,3 +22,9 @@ class SlowConsumer(Exception):
 #: reading (1008 = "policy violation" in RFC 6455; framed sessions get it in
 #: ``c[...]``, raw websockets in the close frame).
 SLOW_CONSUMER_CLOSE = (1008, "Client not reading")
+
+#: Close code and reason every HTTP transport answers with several worker
+#: processes (``--workers`` > 1, docs/protocol.md section 6): the requests of
+#: one polling or streaming session would land on different workers, each
+#: knowing only its own sessions. The same frame as server-node's.
+WEBSOCKET_ONLY_CLOSE = (3010, "Only websocket transports: this server runs several worker processes")

@@ -28,7 +28,7 @@ This module knows sessions only by the attributes it reads and writes
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import frames
 from .receiver import Timers
@@ -44,7 +44,7 @@ OWN_QUEUE = -2
 class Fanout:
     """Coalesces the broadcasts of one loop iteration (one per Service)."""
 
-    __slots__ = ("service", "timers", "fragments", "members", "scheduled")
+    __slots__ = ("service", "timers", "fragments", "members", "scheduled", "publish", "local")
 
     def __init__(self, service: Any, timers: Timers):
         self.service = service
@@ -54,16 +54,27 @@ class Fanout:
         #: Sessions with something pending in this iteration.
         self.members: List[Any] = []
         self.scheduled = False
+        #: Scale-out (``--broker``): called once per flush with the ``a[...]``
+        #: frame of this process's own messages of the iteration and their
+        #: count, after the local sessions were written; None: one process.
+        self.publish: Optional[Callable[[str, int], None]] = None
+        #: This iteration's own (not relayed) fragments, kept only for ``publish``.
+        self.local: List[str] = []
 
-    def deliver(self, connections: List[Any], fragment: str) -> Tuple[int, List[Any]]:
+    def deliver(self, connections: List[Any], fragment: str,
+                relayed: bool = False) -> Tuple[int, List[Any]]:
         """Queue one encoded message (a JSON string literal) on the open
         sessions of ``connections`` (application connections) that are framed
         sessions of this fan-out's service. Returns how many took it, and the
         connections it left to the caller (other services, raw websockets).
-        Nothing is written before the end of the iteration."""
+        Nothing is written before the end of the iteration. ``relayed``: the
+        fragment came from another process of the broadcast domain (it may
+        hold several comma-separated messages) and is not published again."""
         if not self.scheduled:
             self.scheduled = True
             self.timers.call_soon(self.flush)
+        if not relayed and self.publish is not None:
+            self.local.append(fragment)
         batch = self.fragments
         index = len(batch)
         batch.append(fragment)
@@ -109,8 +120,11 @@ class Fanout:
         self.scheduled = False
         batch = self.fragments
         members = self.members
+        local = self.local
         self.fragments = []
         self.members = []
+        if local:
+            self.local = []
         now = self.timers.time()
         # (from, to) -> (frame str, {wire format: bytes}); sessions with the
         # same slice follow each other in ``members``, hence ``last``.
@@ -162,3 +176,10 @@ class Fanout:
                 s.write_failed(r, e)
                 continue
             s.last_output = now
+        if local and self.publish is not None:
+            # One publish per flush. When the whole batch is this process's
+            # own (no relayed messages in it), its frame was most likely
+            # built above for the sessions: publish those very characters.
+            n = len(local)
+            entry = shared.get((0, n)) if n == len(batch) else None
+            self.publish(entry[0] if entry is not None else frames.message_frame(local), n)

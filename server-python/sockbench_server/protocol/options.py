@@ -19,19 +19,22 @@ class ServiceOptions:
     """Options of one SockJS service (one URL prefix)."""
 
     __slots__ = ("websocket", "cookie_needed", "response_limit", "heartbeat",
-                 "disconnect_delay", "sockjs_url", "max_buffer", "broadcast")
+                 "disconnect_delay", "sockjs_url", "max_buffer", "broadcast", "websocket_only")
 
     def __init__(self, websocket: bool = True, cookie_needed: bool = False,
                  response_limit: int = 128 * 1024, heartbeat: float = 25.0,
                  disconnect_delay: float = 5.0, sockjs_url: str = DEFAULT_SOCKJS_URL,
-                 max_buffer: int = DEFAULT_MAX_BUFFER, broadcast: str = FAST):
+                 max_buffer: int = DEFAULT_MAX_BUFFER, broadcast: str = FAST,
+                 websocket_only: bool = False):
         """``response_limit``: bytes of frames per streaming response (> 0);
         ``heartbeat``, ``disconnect_delay``: seconds (> 0); ``max_buffer``:
         bytes of unsent output one session may hold - its own queue plus
         what its connection's stream has not written yet - before it is
         closed as a slow consumer (> 0); ``broadcast``: :data:`FAST` or
         :data:`NAIVE`, how ``api.broadcast`` fans out to this service's
-        sessions."""
+        sessions; ``websocket_only``: refuse the HTTP transports (several
+        worker processes: the requests of one HTTP session would land on
+        different workers, see ``errors.WEBSOCKET_ONLY_CLOSE``)."""
         if heartbeat <= 0 or disconnect_delay <= 0 or response_limit <= 0 or max_buffer <= 0:
             raise ValueError("heartbeat, disconnect_delay, response_limit and max_buffer "
                              "must be > 0")
@@ -45,6 +48,7 @@ class ServiceOptions:
         self.disconnect_delay = disconnect_delay
         self.sockjs_url = sockjs_url
         self.broadcast = broadcast
+        self.websocket_only = websocket_only
 
 
 class ConnectionInfo:

@@ -29,6 +29,10 @@ class Service:
         self.live: Set[Union[Session, RawSession]] = set()
         #: Coalesces the broadcasts of one loop iteration (fast mode).
         self.fanout = Fanout(self, timers)
+        #: Scale-out (``--broker``), naive mode: called with each message
+        #: ``api.broadcast`` delivered, for the other processes (fast mode
+        #: publishes per flush instead: ``Fanout.publish``). None: one process.
+        self.publish_message: Optional[Callable[[str], None]] = None
         self.close_2010 = frames.close_frame(codec, 2010, "Another connection still open")
 
     @property

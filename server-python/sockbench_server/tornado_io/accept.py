@@ -24,7 +24,7 @@ from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 from tornado.iostream import IOStream
 
-from .shedding import OutputBudget
+from .shedding import READ_CHUNK, OutputBudget
 from .tornado_private import account_stream, add_listener, connection_handler
 
 log = logging.getLogger("sockbench_server.accept")
@@ -128,5 +128,6 @@ class GuardedHTTPServer(HTTPServer):
             add_listener(self, sock, AcceptLoop(sock, handle).remove)
 
     def handle_stream(self, stream: IOStream, address: Any) -> Optional[Awaitable[None]]:
+        stream.read_chunk_size = READ_CHUNK  # bounds the input a paused client holds
         self.budget.track(account_stream(stream, self.budget))
         return super().handle_stream(stream, address)

@@ -18,8 +18,8 @@ from tornado.httputil import responses
 from tornado.web import RequestHandler
 
 from ..protocol import transports as tp
-from ..protocol.errors import SlowConsumer
-from ..protocol.frames import BadPayload, decode_body, decode_messages
+from ..protocol.errors import WEBSOCKET_ONLY_CLOSE, SlowConsumer
+from ..protocol.frames import BadPayload, close_frame, decode_body, decode_messages
 from ..protocol.options import ConnectionInfo
 from ..protocol.service import Service
 from .shedding import OutputBudget
@@ -241,6 +241,12 @@ class ReceivingHandler(SockJSHandler):
             if framing.prelude:
                 self.write(framing.prelude)
                 self.flush()
+        if svc.options.websocket_only:
+            # Several workers: no HTTP sessions. A SockJS client reads this
+            # close frame as "closed by the server, and why" (it then tries
+            # no other transport of this session).
+            self.finish(framing.wrap(close_frame(svc.codec, *WEBSOCKET_ONLY_CLOSE)))
+            return
         session = svc.lookup(session_id)
         if session is None:
             session = svc.create(session_id, connection_info(self, framing.name))
@@ -339,9 +345,12 @@ class SendHandler(SockJSHandler):
     async def deliver(self, session_id: str) -> bool:
         """False if an error response was sent instead. While the process is
         over its output budget the messages wait (and so does the client)."""
-        if self.budget.paused:
-            await self.budget.wait()
         svc = self.service
+        if svc.options.websocket_only:  # several workers: no HTTP sessions to send to
+            self.not_found()
+            return False
+        if not self.budget.admit_now(len(self.request.body)):
+            await self.budget.admit(len(self.request.body))
         try:
             messages = decode_messages(svc.codec, self.payload_text())
         except BadPayload as e:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import platform
 import signal
 import sys
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import tornado
 from tornado.netutil import bind_sockets
@@ -15,6 +16,7 @@ from tornado.netutil import bind_sockets
 from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
 from ..protocol.service import Service
+from ..scaleout.settings import ScaleOut
 from .accept import GuardedHTTPServer
 from .router import make_application
 from .shedding import DEFAULT_MAX_TOTAL_BUFFER, OutputBudget
@@ -34,8 +36,9 @@ class ServerLimits:
     * ``max_session_buffer``: bytes of unsent output a session may hold
       before it is closed as a slow consumer (> 0; None keeps each mount's
       ``ServiceOptions.max_buffer``);
-    * ``max_total_buffer``: bytes of unsent output the whole process may
-      hold before it stops reading from clients (> 0; see shedding.py);
+    * ``max_total_buffer``: bytes the process may grow by while overloaded;
+      it stops reading from clients when its unsent output passes half of
+      this (> 0; see shedding.py);
     * ``header_timeout``: seconds a connection may take to send complete
       request headers, and may sit idle between requests (> 0).
     """
@@ -72,7 +75,8 @@ def base_url(host: str, port: int) -> str:
     return "http://%s:%d" % (host, port)
 
 
-def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Service]) -> str:
+def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Service],
+               scale: ScaleOut = ScaleOut()) -> str:
     default = next((s for s in services if s.prefix == "/broadcast"), services[0])
     fields: List[Tuple[str, str]] = [
         ("server", SERVER_NAME),
@@ -88,6 +92,11 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
         ("heartbeat", format_number(heartbeat)),
         ("disconnect_delay_ms", str(int(round(default.options.disconnect_delay * 1000)))),
         ("response_limit", str(default.options.response_limit)),
+        # docs/protocol.md section 6. A worker says its own pid; the
+        # supervisor replaces it with every worker's (scaleout/workers.py).
+        ("workers", str(scale.workers)),
+        ("broker", scale.broker.url if scale.broker is not None else "none"),
+        ("worker_pids", str(os.getpid())),
     ]
     return "READY " + url + "".join(" %s=%s" % (k, v.replace(" ", "%20")) for k, v in fields)
 
@@ -95,7 +104,7 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
                  ready: Callable[[str], None], limits: ServerLimits,
-                 broadcast: Optional[str]) -> int:
+                 broadcast: Optional[str], scale: ScaleOut) -> int:
     loop = asyncio.get_running_loop()
     timers = LoopTimers(loop)
     services = [Service(prefix, cls, opts, codec, timers) for prefix, cls, opts in mounts(heartbeat)]
@@ -104,13 +113,25 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
             service.options.max_buffer = limits.max_session_buffer
         if broadcast is not None:
             service.options.broadcast = broadcast
+        if scale.workers > 1:
+            service.options.websocket_only = True
+    relay = None
+    if scale.broker is not None:
+        relay = await _join_broker(scale, services)
+        if relay is None:
+            return 1
     budget = OutputBudget(limits.max_total_buffer)
     app = make_application(services, budget)
     try:
-        sockets = bind_sockets(port, host)
+        # A worker shares the port with the others (and with the
+        # supervisor's reservation): the kernel spreads new connections
+        # over the listening sockets of the SO_REUSEPORT group.
+        sockets = bind_sockets(port, host, reuse_port=scale.is_worker)
     except (OSError, ValueError) as e:
-        print("sockbench-tornado: cannot listen on %s port %d: %s" % (host, port, e),
+        print("sockbench-tornado: %scannot listen on %s port %d: %s" % (scale.tag, host, port, e),
               file=sys.stderr, flush=True)
+        if relay is not None:
+            await relay.stop()
         return 1
     # GuardedHTTPServer: no busy loop when file descriptors run out.
     # Tornado applies idle_connection_timeout to the reading of request
@@ -124,8 +145,10 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if scale.is_worker:
+        _stop_with_supervisor(loop, stop)
 
-    ready(ready_line(base_url(host, bound_port), codec, heartbeat, services))
+    ready(ready_line(base_url(host, bound_port), codec, heartbeat, services, scale))
     await stop.wait()
 
     log.info("signal received: closing %d sessions",
@@ -134,19 +157,65 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     for service in services:
         service.shutdown()
     await asyncio.sleep(SHUTDOWN_DRAIN)
+    if relay is not None:
+        await relay.stop()
     return 0
+
+
+async def _join_broker(scale: ScaleOut, services: Sequence[Service]) -> Any:
+    """Connect the relay and join the /broadcast service to it; None (after
+    one line on stderr) when that cannot be done."""
+    assert scale.broker is not None
+    try:
+        from ..scaleout.relay import BrokerUnreachableError, RedisRelay
+    except ImportError as e:
+        print("sockbench-tornado: --broker needs the Python package redis (%s); "
+              "run 'make setup-python'" % e, file=sys.stderr, flush=True)
+        return None
+    from ..scaleout.domain import join_domain
+
+    relay = RedisRelay(scale.broker)
+    try:
+        await relay.start()
+    except BrokerUnreachableError as e:
+        print("sockbench-tornado: %s%s" % (scale.tag, e), file=sys.stderr, flush=True)
+        return None
+    join_domain(next(s for s in services if s.prefix == "/broadcast"), relay)
+    return relay
+
+
+def _stop_with_supervisor(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """A worker's stdin is a pipe from its supervisor, which never writes to
+    it: end of file means the supervisor is gone (even killed), and a worker
+    does not outlive it."""
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            stop.set()
+
+    loop.add_reader(fd, readable)
 
 
 def serve(host: str, port: int, heartbeat: float, codec: Codec,
           mounts: Callable[[float], List[Mount]],
           ready: Optional[Callable[[str], None]] = None,
           limits: Optional[ServerLimits] = None,
-          broadcast: Optional[str] = None) -> int:
+          broadcast: Optional[str] = None,
+          scale: ScaleOut = ScaleOut()) -> int:
     """Run until SIGTERM/SIGINT; returns the exit status. ``broadcast``
-    (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``."""
+    (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``;
+    ``scale``: this process's part in a scale-out (docs/protocol.md section 6;
+    several workers are started by ``scaleout/workers.py``, which runs this
+    in each)."""
     def print_ready(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready,
-                              limits or ServerLimits(), broadcast))
+                              limits or ServerLimits(), broadcast, scale))

@@ -84,16 +84,16 @@ class _SockJSWebSocket(WebSocketHandler):
         self.budget = budget
 
     def on_message(self, message: Union[str, bytes]) -> Optional[Awaitable[None]]:
-        # While the process is over its output budget no message is handed
-        # on: returning an awaitable makes Tornado's frame loop wait for it
-        # before it reads the next frame.
-        if self.budget.paused:
-            return self._deliver_later(message)
-        self.deliver(message)
-        return None
+        # A message the output budget does not admit now waits: returning
+        # an awaitable makes Tornado's frame loop wait for it before it
+        # reads the next frame (so order is kept, and reading stops).
+        if self.budget.admit_now(len(message)):
+            self.deliver(message)
+            return None
+        return self._deliver_later(message)
 
     async def _deliver_later(self, message: Union[str, bytes]) -> None:
-        await self.budget.wait()
+        await self.budget.admit(len(message))
         self.deliver(message)
 
     def deliver(self, message: Union[str, bytes]) -> None:
@@ -242,8 +242,8 @@ class Hixie76Connection:
             while not self.closed:
                 data = await stream.read_bytes(65536, partial=True)
                 for text in decoder.feed(data):
-                    if self.budget.paused:  # over the output budget: wait
-                        await self.budget.wait()
+                    if not self.budget.admit_now(len(text)):  # over the output budget: wait
+                        await self.budget.admit(len(text))
                     self.session.receive_ws_text(text)
                     if self.closed:
                         break

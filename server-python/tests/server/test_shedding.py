@@ -3,7 +3,12 @@ bench/overload.py at a smaller size (50 sessions, 4 KB messages, 2,000
 msgs/s sent for 4 s = 400 MB/s to deliver, clients reading 1 MiB/s), against
 this interpreter's server in fast and naive mode with an 8 MiB output
 budget and a 4 MiB per-session cap (so that without the budget the caps
-alone would allow 200 MiB: naive mode then grows by 200-360 MiB here)."""
+alone would allow 200 MiB: naive mode then grows by 200-360 MiB here).
+
+Besides RSS it checks the accounting (``budget_probe.py``): the most
+output ever unsent stays within ``pause_at`` plus one message's fan-out.
+Checking the budget only before each read batch let a batch of messages
+(each to every client) overshoot by many fan-outs."""
 from __future__ import annotations
 
 import os
@@ -16,6 +21,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
 
 import overload  # noqa: E402
 
+PROBE = os.path.join(HERE, "budget_probe.py")
+SESSIONS = 50
+SIZE = 4000
+
 MiB = 1024 * 1024
 BUDGET = 8 * MiB
 #: What RSS may grow beyond the budget: the allocator, the garbage
@@ -25,13 +34,13 @@ SLACK = 32 * MiB
 
 @pytest.mark.parametrize("mode", ["fast", "naive"])
 def test_overload_keeps_memory_within_the_budget_and_light_load_recovers(mode):
-    command = [sys.executable, "-m", "sockbench_server", "--max-total-buffer", str(BUDGET),
+    command = [sys.executable, PROBE, "--max-total-buffer", str(BUDGET),
                "--max-session-buffer", str(4 * MiB)] + (["--naive"] if mode == "naive" else [])
     server = overload.Server(command)
     log = ""
     try:
-        r = overload.run(server.url, server.pid, sessions=50, rate=2000, seconds=4, size=4000,
-                         read_rate=1 * MiB, light_seconds=4)
+        r = overload.run(server.url, server.pid, sessions=SESSIONS, rate=2000, seconds=4,
+                         size=SIZE, read_rate=1 * MiB, light_seconds=4)
     finally:
         log = server.stop()
     growth = r["peak"] - r["before"]
@@ -46,6 +55,13 @@ def test_overload_keeps_memory_within_the_budget_and_light_load_recovers(mode):
     assert log.count("overloaded:") >= 1, summary + "\n" + log[-2000:]
     assert "client not reading" not in log, log[-2000:]
     assert growth < BUDGET + SLACK, summary
+    # The accounting held: never more unsent than pause_at plus one
+    # message to every session (its frame: payload, JSON and framing).
+    peaks = [line.split() for line in log.splitlines() if line.startswith("BUDGET-PEAK ")]
+    assert peaks, log[-2000:]
+    peak, pause_at = int(peaks[-1][1]), int(peaks[-1][2])
+    assert peak <= pause_at + SESSIONS * (SIZE + 64), (peak, pause_at, summary)
+    assert r["closed_by_server"] == 0, summary
     # Recovered: every light-load message came back, and within its last
     # second (4 s after the overload) the mean round trip is under 50 ms.
     assert r["light_received"] == r["light_sent"] > 0, summary
