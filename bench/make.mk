@@ -17,6 +17,12 @@ A    ?=
 B    ?=
 DIR  ?=
 BASE ?=
+# Scale-out (WORKERS= and BROKER= are defined in bench/broker/make.mk): the
+# server runs WORKERS processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1:
+# the workers inherit it); WORKERS > 1 without BROKER, or BROKER=private,
+# gives each repetition a fresh private redis-server, pinned to BROKER_CPU
+# (empty = not pinned).
+BROKER_CPU ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
@@ -25,12 +31,14 @@ BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
-              $(if $(REPEAT),--repeat $(REPEAT))
+              $(if $(REPEAT),--repeat $(REPEAT)) \
+              $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
+              $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU))
 
 # What a benchmark needs and nothing more (not `setup`, which also installs
 # Chromium for the site's browser tests): the client jar, .venv-bench, and the
 # server's own install. `make site` afterwards needs only the site's npm packages.
-BENCH_COMMON_DEPS := $(CLIENT_JAR) $(STAMPS)/venv-bench
+BENCH_COMMON_DEPS := $(CLIENT_JAR) $(STAMPS)/venv-bench $(SCALEOUT_SETUP)
 BENCH_PEER_DEPS   := $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
 BENCH_ALL_DEPS    := $(BENCH_COMMON_DEPS) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(BENCH_PEER_DEPS)
 
@@ -39,6 +47,7 @@ TEST_TARGETS  += test-bench
 HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full, REPEAT=, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
+              "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
               "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json  Markdown: per level both medians, ratio, within noise or not" \
@@ -70,9 +79,8 @@ $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS
 	@touch $@
 
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare
-# The end-to-end tests run real load; each takes the shared measurement lock
-# (/tmp/sockbench-measure.lock, fixture `measure_lock`) while it runs.
-test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP)
+# The end-to-end tests run real (smoke-sized) load against real servers.
+test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis
 	cd $(ROOT) && $(BENCH_PY) -m pytest -q bench/tests
 
 bench-pypy: $(BENCH_COMMON_DEPS) $(STAMPS)/python-pypy

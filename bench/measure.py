@@ -5,6 +5,13 @@ cores and wait for READY; an unrecorded warm-up pass; the measured client run
 pinned to the other cores, with /proc read just before and after it; stop the
 server (SIGTERM, exit 0 within 2 s). Every repetition of every server is warmed
 the same way, so repetitions differ only by what the machine does.
+
+Scale-out (`--workers N`, `--broker`): a private redis-server is started
+before the server and stopped after it, fresh for each repetition
+(bench/private_redis.py); the serving processes (supervisor or primary plus
+the READY line's `worker_pids`) and the private redis-server are sampled from
+/proc during the client run (bench/process_sampler.py), because the client
+samples one pid only.
 """
 
 import datetime
@@ -13,12 +20,20 @@ import resource
 import shlex
 import subprocess
 import tempfile
+import contextlib
 import time
 
 from cpus import format_cpu_list
+from private_redis import PrivateRedis
+from process_sampler import GroupSampler
 from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
+from scaleout import wants_private_broker
 from server_process import ServerProcess, StepError
 from servers import SPECS, server_command
+
+# Stands in for the private broker's URL when the knobs are checked before
+# anything runs (the real port is known only once its redis-server is up).
+PRIVATE_BROKER_PLACEHOLDER = "redis://127.0.0.1:6379/0"
 
 # A short unrecorded sweep before the measured one, for every server alike:
 # PyPy's JIT (and the client's own JVM JIT) compile the broadcast path on the
@@ -32,12 +47,21 @@ def _utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def variant_argv(opts, variant):
-    """The server's argv for one variant; StepError when the server lacks a knob."""
+def variant_argv(opts, variant, broker_url=None):
+    """The server's argv for one variant; StepError when the server lacks a knob.
+
+    broker_url: the private broker's URL once it runs; None = opts.broker as
+    given (or a placeholder for a private one, for checking the knobs).
+    """
     spec = SPECS[variant.kind]
+    workers = getattr(opts, "workers", 1)
+    broker = getattr(opts, "broker", None)
+    if broker_url is None and wants_private_broker(workers, broker):
+        broker_url = PRIVATE_BROKER_PLACEHOLDER
     try:
         return server_command(spec, opts.host, opts.port, opts.heartbeat,
-                              codec=opts.json if spec.has_codec else None, naive=variant.naive)
+                              codec=opts.json if spec.has_codec else None, naive=variant.naive,
+                              workers=workers, broker=broker_url or broker)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
 
@@ -47,13 +71,37 @@ def _java(opts, client_cpus):
             "-jar", opts.client_jar]
 
 
-def client_command(opts, server, spec, out_path, client_cpus, extra=()):
+def serving_processes(server):
+    """[(pid, role), ...] of a started server: the process itself, plus its workers when it has several.
+
+    role: "server" (one process serves everything), "supervisor" (server-python's
+    supervisor or the node:cluster primary: the READY process, which starts the
+    workers; node's also accepts and hands off connections), "worker".
+    """
+    workers = [int(p) for p in server.fields.get("worker_pids", "").split(",") if p.strip()]
+    if not workers or workers == [server.pid]:
+        return [(server.pid, "server")]
+    return [(server.pid, "supervisor")] + [(pid, "worker") for pid in workers]
+
+
+def client_sampled_pid(processes):
+    """The one pid the client samples per point (--server-pid): the server, or the first worker.
+
+    With workers a supervisor's CPU says nothing about saturation (python's is
+    idle), while one worker's does: each worker is one process's share of the
+    load. The group's totals are the runner's (runs[].server_total).
+    """
+    workers = [pid for pid, role in processes if role == "worker"]
+    return workers[0] if workers else processes[0][0]
+
+
+def client_command(opts, server, spec, out_path, client_cpus, extra=(), server_pid=None):
     cmd = _java(opts, client_cpus) + [
         "--url", f"{server.url}/broadcast",
         "--transport", opts.transport,
         "--profile", opts.profile,
         "--out", out_path,
-        "--server-pid", str(server.pid),
+        "--server-pid", str(server_pid or server.pid),
         "--server-ready", server.ready_line]
     if opts.levels:
         cmd += ["--levels", opts.levels]
@@ -85,26 +133,48 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
     The client writes its result document to out_path. The client's CPU time
     is what this process's reaped children used during its run (the client is
     the only child reaped then; the server is still running), the server's
-    from /proc/PID/stat before and after.
+    from /proc/PID/stat before and after — summed over every serving process
+    when the server runs workers (then also `server_total` and
+    `server_processes`; `broker` for a private redis-server).
     """
     spec = SPECS[variant.kind]
-    argv = variant_argv(opts, variant)
+    workers = getattr(opts, "workers", 1)
+    broker = getattr(opts, "broker", None)
+    scaled = workers > 1 or broker is not None
     load_before = read_loadavg()
     started_at, started = _utc_now(), time.monotonic()
-    log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(opts.server_cpus)}")
-    with ServerProcess(argv, opts.server_cpus, log_path, opts.ready_timeout) as server:
+    with contextlib.ExitStack() as stack:
+        redis = None
+        if wants_private_broker(workers, broker):
+            redis = stack.enter_context(PrivateRedis(cpus=getattr(opts, "broker_cpus", None)))
+            log(f"[start broker] private redis-server {redis.version} pid {redis.pid} on {redis.url}, "
+                f"CPU {format_cpu_list(redis.cpus) if redis.cpus else 'not pinned'}")
+        argv = variant_argv(opts, variant, redis.url if redis else None)
+        log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(opts.server_cpus)}")
+        server = stack.enter_context(ServerProcess(argv, opts.server_cpus, log_path, opts.ready_timeout))
         log(f"[wait for READY] {server.ready_line}")
+        processes = serving_processes(server)
         if opts.server_warmup:
             log("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)")
             warm_up(opts, server, client_cpus)
-        cmd = client_command(opts, server, spec, out_path, client_cpus, extra_client_args)
+        cmd = client_command(opts, server, spec, out_path, client_cpus, extra_client_args,
+                             server_pid=client_sampled_pid(processes))
         log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
+        group = GroupSampler(processes) if scaled else None
+        broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None
         stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
+        for sampler in (group, broker_sampler):
+            if sampler:
+                sampler.start()
         client_started = time.monotonic()
         try:
             code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=opts.client_timeout).returncode
         except subprocess.TimeoutExpired as exc:
             raise StepError("run client", f"client still running after {opts.client_timeout:g} s; stopped") from exc
+        finally:
+            for sampler in (group, broker_sampler):
+                if sampler:
+                    sampler.stop()
         stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
         if server.proc.poll() is not None:
             raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
@@ -115,10 +185,27 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
             raise StepError("run client", f"client exited 0 but wrote no {out_path}")
         log(f"[run client] done in {time.monotonic() - client_started:.0f} s")
         server_pid = server.pid
+        broker_record = None
+        if redis:
+            b = broker_sampler.report()
+            broker_record = {"url": redis.url, "private": True, "version": redis.version,
+                             "pid": redis.pid, "cpus": b["processes"][0]["cpus"],
+                             "cpu_s": b["total"]["cpu_s"], "rss_bytes_max": b["total"]["rss_bytes_max"]}
+        elif broker:
+            broker_record = {"url": broker, "private": False}
     log(f"[stop server] stopped cleanly; server log: {log_path}")
 
     hz = clock_ticks_per_s()
-    server_ticks = None if None in (server_before, server_after) else server_after - server_before
+    extra = {}
+    if group:
+        report = group.report()
+        # The server's CPU is every serving process's: the group sum replaces the one pid's.
+        server_ticks = round(report["total"]["cpu_s"] * hz)
+        extra = {"workers": workers, "server_total": report["total"], "server_processes": report["processes"]}
+        if broker_record:
+            extra["broker"] = broker_record
+    else:
+        server_ticks = None if None in (server_before, server_after) else server_after - server_before
     client_ticks = round((children_after - children_before) * hz)
     host, warnings = host_report(stat_before, stat_after, opts.server_cpus, client_cpus, server_ticks, client_ticks)
     record = {
@@ -128,5 +215,6 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
         "wall_s": round(time.monotonic() - started, 1),
         "load_avg_before": load_before,
         **host,
+        **extra,
     }
     return record, warnings

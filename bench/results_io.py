@@ -58,13 +58,16 @@ def flow_problems(doc):
 def result_file_path(out_dir, doc, when):
     """The one place a result file's name is built.
 
-    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>.json from the document's
-    `server` section (`na` where a server has no codec or mode), never
-    overwriting an earlier file (-2, -3, ... appended).
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-w<N>].json from the
+    document's `server` section (`na` where a server has no codec or mode;
+    `-w<N>` when it ran N > 1 worker processes), never overwriting an earlier
+    file (-2, -3, ... appended).
     """
     server = doc["server"]
     parts = [when.strftime("%Y-%m-%d"), server.get("name") or "unknown", server.get("runtime") or "unknown",
              server.get("codec") or "na", server.get("mode") or "na"]
+    if (server.get("workers") or 1) > 1:
+        parts.append(f"w{server['workers']}")
     base = os.path.join(out_dir, "-".join(parts))
     path, n = base + ".json", 2
     while os.path.exists(path):

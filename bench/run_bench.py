@@ -12,8 +12,14 @@ on, the failed one gets no result file, and the exit status is 1. The server
 is stopped whatever happens (SIGTERM/SIGINT become an exception, so `finally`
 runs). Result file paths go to stdout, one per line.
 
+Scale-out (`--workers N`, `--broker URL|private`; README "Scaling out"):
+the server runs N worker processes pinned together to --server-cpu (they
+inherit its affinity); with N > 1 and no --broker, or --broker private, each
+repetition gets a fresh private redis-server (not pinned unless --broker-cpu).
+
 Usage (the Makefile's bench-* targets call this):
   python3 bench/run_bench.py --server pypy --profile quick
+  python3 bench/run_bench.py --server node --profile quick --workers 2 --server-cpu 0,1
   python3 bench/run_bench.py --servers pypy-fast,node-naive --profile standard --repeat 3
 """
 
@@ -34,6 +40,7 @@ from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from profiles import default_repeat, load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
+from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker  # noqa: E402
 from server_process import StepError  # noqa: E402
 from servers import ROOT, SPECS  # noqa: E402
 
@@ -59,6 +66,14 @@ def parse_args(argv):
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")
     p.add_argument("--server-cpu", default="0", help="CPU list for the server, taskset syntax (default 0)")
     p.add_argument("--client-cpu", default="", help="CPU list for the client (default: every core but the server's)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server worker processes, 1-64 (--workers; our servers only); > 1 without --broker starts "
+                        "a private redis-server per repetition (default 1)")
+    p.add_argument("--broker", default=None, metavar="URL|private",
+                   help="redis://HOST[:PORT][/DB] the server processes join, or 'private' for a fresh redis-server "
+                        "per repetition on a free loopback port (default: none, or private when --workers > 1)")
+    p.add_argument("--broker-cpu", default="",
+                   help="CPU list for a private redis-server, taskset syntax (default: not pinned)")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "results"), help="where result files go (default results/)")
     p.add_argument("--client-jar", default=DEFAULT_JAR, help="the client's runnable jar")
     p.add_argument("--java", default=os.environ.get("JAVA", "java"), help="java executable (default $JAVA or java)")
@@ -77,11 +92,21 @@ def parse_args(argv):
         p.error("--port must be in 0-65535")
     if args.repeat is not None and args.repeat < 1:
         p.error("--repeat must be >= 1")
+    try:
+        check_workers(args.workers)
+        if args.broker is not None:
+            args.broker = check_broker(args.broker)
+    except ValueError as exc:
+        p.error(str(exc))
+    if args.broker_cpu and not wants_private_broker(args.workers, args.broker):
+        p.error("--broker-cpu pins the private redis-server: it needs --workers > 1 without --broker, "
+                "or --broker private")
     if args.servers is not None and args.naive:
         p.error("--naive goes with --server; with --servers name the mode in each entry (e.g. pypy-naive)")
     try:
         args.server_cpus = parse_cpu_list(args.server_cpu)
         args.client_cpus = parse_cpu_list(args.client_cpu) if args.client_cpu else None
+        args.broker_cpus = parse_cpu_list(args.broker_cpu) if args.broker_cpu else None
         args.variants = ([single(args.server, args.naive)] if args.server
                          else select("" if args.servers == "all" else args.servers))
     except ValueError as exc:
@@ -128,8 +153,30 @@ def summarize(doc, name):
     return "\n".join(lines)
 
 
+def record_scaleout(doc, args):
+    """Workers, broker and the broker's pinning in the merged document (schema: server.workers,
+    server.broker, pinning.broker_cpus); nothing for a plain one-process run."""
+    if args.workers == 1 and args.broker is None:
+        return
+    private = wants_private_broker(args.workers, args.broker)
+    doc["server"]["workers"] = args.workers
+    versions = sorted({r["broker"]["version"] for r in doc.get("runs", []) if r.get("broker", {}).get("version")})
+    doc["server"]["broker"] = {"url": PRIVATE if private else args.broker, "private": private,
+                               "version": ",".join(versions) or None}
+    if private:
+        doc["pinning"]["broker_cpus"] = args.broker_cpus
+    if args.workers > 1:
+        doc["label"] += f" · {args.workers} workers"
+        doc["warnings"].append(
+            f"{args.workers} workers: per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first "
+            f"worker's alone; runs[].server_total sums every serving process (supervisor/primary and workers) "
+            f"over each sweep")
+
+
 def run(args):
     check_installed(args.variants, args.client_jar)
+    if wants_private_broker(args.workers, args.broker) and not shutil.which("redis-server"):
+        raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
     try:
         client = load_client_profiles(args.java, args.client_jar)
     except ValueError as exc:
@@ -184,6 +231,7 @@ def run(args):
             doc["warnings"] = list(doc["warnings"]) + list(warnings)
             docs.append(doc)
         merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
+        record_scaleout(merged, args)
         path = result_file_path(args.out_dir, merged, when)
         write_result(path, merged)
         written.append(path)

@@ -2,7 +2,8 @@
 
 Every server speaks docs/protocol.md, so the only differences are the command
 line and which knobs apply (the codec exists only on our Python server; naive
-mode on our Python server and on server-node).
+mode and scale-out, `--workers`/`--broker`, on our Python server and on
+server-node; the sockjs-tornado peer has none of them).
 """
 
 import dataclasses
@@ -18,6 +19,7 @@ class ServerSpec:
     has_codec: bool    # accepts --json CODEC
     has_naive: bool    # accepts --naive
     peer: bool         # third-party reference implementation, not our code
+    has_scaleout: bool = False  # accepts --workers N and --broker URL (docs/protocol.md §6)
 
 
 def _venv_python(name):
@@ -27,9 +29,9 @@ def _venv_python(name):
 PEER_APP = os.path.join(ROOT, "bench", "peers", "sockjs_tornado", "broadcast.py")
 
 SPECS = {
-    "pypy": ServerSpec("pypy", (_venv_python("pypy"), "-m", "sockbench_server"), True, True, False),
-    "cpython": ServerSpec("cpython", (_venv_python("cpython"), "-m", "sockbench_server"), True, True, False),
-    "node": ServerSpec("node", ("node", os.path.join(ROOT, "server-node", "broadcast.js")), False, True, False),
+    "pypy": ServerSpec("pypy", (_venv_python("pypy"), "-m", "sockbench_server"), True, True, False, True),
+    "cpython": ServerSpec("cpython", (_venv_python("cpython"), "-m", "sockbench_server"), True, True, False, True),
+    "node": ServerSpec("node", ("node", os.path.join(ROOT, "server-node", "broadcast.js")), False, True, False, True),
     "peer-sockjs-tornado-cpython": ServerSpec(
         "peer-sockjs-tornado-cpython", (_venv_python("peer-cpython"), PEER_APP), False, False, True),
     "peer-sockjs-tornado-pypy": ServerSpec(
@@ -37,8 +39,14 @@ SPECS = {
 }
 
 
-def server_command(spec, host, port, heartbeat_s, codec=None, naive=False, log_level="warning"):
-    """The full argv for one server; refuses knobs the server does not have."""
+def server_command(spec, host, port, heartbeat_s, codec=None, naive=False, workers=1, broker=None,
+                   log_level="warning"):
+    """The full argv for one server; refuses knobs the server does not have.
+
+    workers: worker processes, 1-64 (--workers, passed when > 1); broker: a
+    redis:// URL (--broker) or None. Several workers need a broker: the
+    caller starts a private one (bench/private_redis.py) and passes its URL.
+    """
     argv = list(spec.argv) + ["--host", host, "--port", str(port),
                               "--heartbeat", f"{heartbeat_s:g}", "--log-level", log_level]
     if codec and codec != "json":
@@ -51,4 +59,14 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=False, log_l
         if not spec.has_naive:
             raise ValueError(f"server {spec.kind!r} has no naive mode (NAIVE=1)")
         argv.append("--naive")
+    if workers != 1 or broker:
+        if not spec.has_scaleout:
+            raise ValueError(f"server {spec.kind!r} has no --workers/--broker (WORKERS={workers}"
+                             f"{', BROKER=' + broker if broker else ''}): it runs as one process only")
+        if workers > 1 and not broker:
+            raise ValueError(f"{workers} workers need a broker URL")
+        if workers != 1:
+            argv += ["--workers", str(workers)]
+        if broker:
+            argv += ["--broker", broker]
     return argv

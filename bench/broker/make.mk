@@ -5,7 +5,9 @@
 #   WORKERS=N   server worker processes (default 1: one process, no broker)
 #   BROKER=URL  redis://HOST:PORT/DB of a Redis to join; when WORKERS > 1 and
 #               BROKER is empty, serve-* starts a private redis-server on a free
-#               loopback port for the life of the server (bench/broker/with-private-redis.sh)
+#               loopback port for the life of the server (bench/private_redis.py, the same code the bench runner uses)
+#   BROKER=private  that private redis-server even for WORKERS=1 (the "one
+#               worker with a broker" case; bench-* start one per repetition)
 
 WORKERS ?= 1
 BROKER  ?=
@@ -21,8 +23,10 @@ $(STAMPS)/setup-redis: | $(STAMPS)
 	@$(call ensure-debian,command -v redis-server && command -v redis-cli,redis-server)
 	@touch $@
 
-# True (non-empty) when serve-* must start its own redis-server.
-PRIVATE_BROKER := $(if $(BROKER),,$(filter-out 1,$(WORKERS)))
+# True (non-empty) when serve-*/bench-* must start their own redis-server.
+PRIVATE_BROKER := $(if $(filter private,$(BROKER)),private,$(if $(BROKER),,$(filter-out 1,$(WORKERS))))
+# The BROKER URL to pass as is (not the word "private").
+BROKER_URL     := $(filter-out private,$(BROKER))
 
 # $(call scaleout-command,SERVER-COMMAND): SERVER-COMMAND with the scale-out
 # flags make was given. WORKERS=1 and no BROKER: unchanged (one process, as
@@ -30,8 +34,8 @@ PRIVATE_BROKER := $(if $(BROKER),,$(filter-out 1,$(WORKERS)))
 # WORKERS > 1 without BROKER: run under the private-Redis helper, which appends
 # --broker redis://127.0.0.1:<free port>/0 and stops that Redis afterwards.
 scaleout-command = $(strip \
-  $(if $(BROKER),$(1) --workers $(WORKERS) --broker $(BROKER),\
-  $(if $(PRIVATE_BROKER),$(ROOT)/bench/broker/with-private-redis.sh $(1) --workers $(WORKERS),$(1))))
+  $(if $(BROKER_URL),$(1) --workers $(WORKERS) --broker $(BROKER_URL),\
+  $(if $(PRIVATE_BROKER),python3 $(ROOT)/bench/private_redis.py $(1) --workers $(WORKERS),$(1))))
 
 # Prerequisite for serve-* targets: redis-server only when a private one is needed.
 SCALEOUT_SETUP := $(if $(PRIVATE_BROKER),setup-redis)

@@ -41,3 +41,13 @@ def test_file_name_from_the_server_section_never_overwrites(tmp_path):
     assert os.path.basename(second) == "2026-11-24-sockjs-node-node-na-naive-2.json"
     assert json.loads(open(first, encoding="utf-8").read()) == {"a": 1}
     assert not os.path.exists(first + ".tmp")
+
+
+@pytest.mark.parametrize("workers, suffix", [(None, "fast.json"), (1, "fast.json"), (2, "fast-w2.json"),
+                                             (16, "fast-w16.json")])
+def test_file_name_says_how_many_workers(tmp_path, workers, suffix):
+    doc = {"server": {"name": "sockjs-node", "runtime": "node", "codec": None, "mode": "fast"}}
+    if workers is not None:
+        doc["server"]["workers"] = workers
+    when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
+    assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")

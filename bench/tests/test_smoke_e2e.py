@@ -26,7 +26,7 @@ SERVERS = {
 
 
 @pytest.mark.parametrize("kind", sorted(SERVERS))
-def test_smoke_run_produces_a_valid_result(kind, tmp_path, measure_lock):
+def test_smoke_run_produces_a_valid_result(kind, tmp_path):
     name, runtime, repeat = SERVERS[kind]
     cpus = available_cpus()
     server_cpu = str(cpus[0])
@@ -72,3 +72,41 @@ def test_smoke_run_produces_a_valid_result(kind, tmp_path, measure_lock):
             assert level["saturation"]["spread"] == {"min": min(figures), "median": min(figures),
                                                      "max": max(figures)}  # lower middle of two
             assert level["saturation"]["received_per_s"] == level["saturation"]["spread"]["median"]
+
+
+def test_two_workers_with_a_private_broker(tmp_path):
+    """`make bench-cpython PROFILE=smoke WORKERS=2 SERVER_CPU=<all>`: a private redis-server per
+    repetition, both workers pinned to the server's CPU list, every serving process sampled."""
+    cpus = available_cpus()
+    server_cpu = ",".join(map(str, cpus[:2]))
+    cmd = [sys.executable, RUN_BENCH, "--server", "cpython", "--profile", "smoke", "--repeat", "1", "--workers", "2",
+           "--port", "0", "--server-cpu", server_cpu, "--out-dir", str(tmp_path), "--client-timeout", "120"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
+    out_path = proc.stdout.strip().splitlines()[-1]
+    assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython-json-fast-w2.json")
+
+    doc = load_result(out_path)
+    assert schema_errors(doc) == []
+    assert flow_problems(doc) == []
+    assert doc["server"]["workers"] == 2 and doc["server"]["ready"]["workers"] == "2"
+    assert doc["server"]["broker"]["url"] == "private" and doc["server"]["broker"]["private"] is True
+    assert doc["pinning"]["server_cpus"] == cpus[:2] and doc["pinning"]["broker_cpus"] is None
+    assert any("first worker's alone" in w for w in doc["warnings"])
+
+    [run] = doc["runs"]
+    worker_pids = [int(p) for p in doc["server"]["ready"]["worker_pids"].split(",")]
+    assert [(p["pid"], p["role"]) for p in run["server_processes"]] == \
+        [(run["server_pid"], "supervisor")] + [(p, "worker") for p in worker_pids]
+    assert doc["server"]["pid"] == worker_pids[0], "the client samples the first worker"
+    for p in run["server_processes"]:
+        assert p["cpus"] == cpus[:2], "workers inherit the server's pinning"
+        assert p["rss_bytes_max"] > 1_000_000 and not p["gone"]
+    assert all(p["cpu_s"] > 0 for p in run["server_processes"] if p["role"] == "worker"), "both workers served"
+    total = run["server_total"]
+    assert total["cpu_s"] == run["server_cpu_s"]
+    assert total["rss_bytes_max"] > max(p["rss_bytes_max"] for p in run["server_processes"])
+    broker = run["broker"]
+    assert broker["private"] is True and broker["url"] == doc["server"]["ready"]["broker"]
+    assert broker["rss_bytes_max"] > 0 and broker["version"] == doc["server"]["broker"]["version"]
+    assert not os.path.exists(f"/proc/{broker['pid']}"), "the private redis-server is stopped after the run"

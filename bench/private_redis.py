@@ -1,0 +1,183 @@
+"""A private redis-server for one repetition: started on a free loopback
+port, checked to be ours, stopped afterwards.
+
+Why private and per repetition: a repetition starts from a fresh server
+process, and the broker is part of the server under test, so it is fresh
+too (no subscribers or buffers left from the previous run), and no result
+depends on a Redis the user happens to run. Debian's redis-server
+(`make setup-redis`), no persistence, its files in a temporary directory,
+bound to 127.0.0.1 only. The runner uses PrivateRedis (it needs the
+redis-server's pid, sampled from /proc like the server's and reported apart
+from it, and its own pinning); `make serve-* WORKERS=N` runs this file as a
+wrapper (see main() below), so both start Redis the same way.
+
+"Ours" is checked by the process id Redis reports in INFO, so another Redis
+already on the chosen port is never mistaken for the private one.
+"""
+
+import os
+import random
+import signal
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from server_process import StepError
+
+PORT_RANGE = (20000, 60000)   # dynamic-ish range, away from 6379 and the servers' 8080
+PORT_TRIES = 20
+START_TIMEOUT_S = 5.0         # per port tried
+STOP_TIMEOUT_S = 2.0
+
+
+def redis_info(port, timeout_s=0.5):
+    """{key: value} of `INFO server` from a Redis on 127.0.0.1:port; OSError/ValueError if none answers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
+        s.sendall(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")
+        buf = b""
+        deadline = time.monotonic() + timeout_s
+        while True:  # one RESP bulk string: $<len>\r\n<body>\r\n
+            if b"\r\n" in buf:
+                head, _, body = buf.partition(b"\r\n")
+                if not head.startswith(b"$"):
+                    raise ValueError(f"unexpected INFO reply {head[:60]!r}")
+                if len(body) >= int(head[1:]):
+                    break
+            if time.monotonic() > deadline:
+                raise ValueError("INFO reply incomplete")
+            chunk = s.recv(65536)
+            if not chunk:
+                raise ValueError("connection closed during INFO")
+            buf += chunk
+    info = {}
+    for line in body[:int(head[1:])].decode("utf-8", "replace").splitlines():
+        key, sep, value = line.partition(":")
+        if sep and not key.startswith("#"):
+            info[key] = value
+    return info
+
+
+class PrivateRedis:
+    """One redis-server on 127.0.0.1:<free port>; a context manager.
+
+    cpus: CPU list to pin it to (taskset), or None to leave it unpinned.
+    After start: .port, .pid, .url (redis://127.0.0.1:PORT/0), .version.
+    """
+
+    def __init__(self, cpus=None, executable="redis-server"):
+        self.cpus = list(cpus) if cpus else None
+        self.executable = executable
+        self.proc = self.port = self.url = self.version = None
+        self._dir = None
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def start(self):
+        exe = shutil.which(self.executable)
+        if exe is None:
+            raise StepError("start broker", f"{self.executable} not found: run `make setup-redis` "
+                            "(Debian package redis-server)")
+        self._dir = tempfile.mkdtemp(prefix="sockbench-redis.")
+        log = os.path.join(self._dir, "redis.log")
+        ports = random.sample(range(*PORT_RANGE), PORT_TRIES)
+        try:
+            for port in ports:
+                argv = [exe, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+                        "--daemonize", "no", "--dir", self._dir, "--logfile", log]
+                if self.cpus:
+                    argv = ["taskset", "-c", ",".join(map(str, self.cpus))] + argv  # taskset execs: same pid
+                self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)
+                info = self._wait_ours(port)
+                if info is not None:
+                    self.port, self.version = port, info.get("redis_version", "unknown")
+                    self.url = f"redis://127.0.0.1:{port}/0"
+                    return
+                self._kill()  # port taken (it exited) or never answered: try another
+        except BaseException:
+            self.stop()
+            raise
+        tail = ""
+        try:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                tail = f.read().strip().splitlines()[-1:]
+        except OSError:
+            pass
+        self.stop()
+        raise StepError("start broker", f"could not start redis-server on a free loopback port after "
+                        f"{PORT_TRIES} tries (last log line: {tail})")
+
+    def _wait_ours(self, port):
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return None
+            try:
+                info = redis_info(port)
+            except (OSError, ValueError):
+                time.sleep(0.05)
+                continue
+            return info if info.get("process_id") == str(self.proc.pid) else None
+        return None
+
+    def _kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        if self.proc is not None:
+            self.proc.wait()
+        self.proc = None
+
+    def stop(self):
+        """SIGTERM (no persistence: it exits in milliseconds), SIGKILL after STOP_TIMEOUT_S; remove its files."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self._dir:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+
+USAGE = "usage: private_redis.py SERVER-COMMAND [ARGS...]"
+
+
+def main(argv):
+    """Run SERVER-COMMAND ARGS --broker redis://127.0.0.1:PORT/0 beside a private
+    redis-server; forward SIGTERM/SIGINT to the server (as SIGTERM, the
+    contract's stop signal); stop Redis once the server has exited; exit with
+    the server's status. stdout stays the server's (its READY line)."""
+    if not argv or argv[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        with PrivateRedis() as redis:
+            print(f"private_redis.py: private redis-server pid {redis.pid} on 127.0.0.1:{redis.port}",
+                  file=sys.stderr)
+            server = subprocess.Popen(list(argv) + ["--broker", redis.url])
+            forward = lambda _sig, _frame: server.send_signal(signal.SIGTERM)  # noqa: E731
+            signal.signal(signal.SIGTERM, forward)
+            signal.signal(signal.SIGINT, forward)
+            return server.wait()
+    except StepError as exc:
+        print(f"private_redis.py: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
