@@ -22,10 +22,8 @@
     return cell;
   }
 
-  function runCells(run, index, label, selection) {
-    if (run.kind === 'historic') return historicRunCells(run, index, label, selection);
-    const r = run.result;
-    const s = r.server;
+  /** The overlay checkbox and colour swatch of one run's row. */
+  function selectCell(run, index, label, selection) {
     const select = el('td', 'select-cell');
     const checkbox = el('input');
     checkbox.type = 'checkbox';
@@ -36,6 +34,25 @@
     const swatch = el('span', 'swatch');
     swatch.style.background = palette.seriesColor(index);
     select.append(checkbox, swatch);
+    return select;
+  }
+
+  /** The link to one run's raw result file. */
+  function rawCell(run) {
+    const raw = el('td');
+    const rawLink = el('a', 'raw-link', 'JSON');
+    rawLink.href = run.raw_href;
+    rawLink.title = run.source;
+    raw.appendChild(rawLink);
+    return raw;
+  }
+
+  function runCells(run, index, label, selection) {
+    if (run.kind === 'historic') return historicRunCells(run, index, label, selection);
+    const r = run.result;
+    const s = r.server;
+    const select = selectCell(run, index, label, selection);
+    const swatch = select.querySelector('.swatch');
     swatch.dataset.marker = palette.seriesMarker(index);
 
     const name = el('td', 'run-cell');
@@ -44,11 +61,7 @@
     name.append(link, document.createElement('br'), el('small', null, `${format.utcMinute(r.started_at)} · ${r.parameters.profile}`));
     if (r.warnings.length) name.appendChild(el('div', 'warning-count', `${r.warnings.length} warning(s)`));
 
-    const raw = el('td');
-    const rawLink = el('a', 'raw-link', 'JSON');
-    rawLink.href = run.raw_href;
-    rawLink.title = run.source;
-    raw.appendChild(rawLink);
+    const raw = rawCell(run);
 
     return [
       select,
@@ -66,25 +79,12 @@
   /** The same facts for a 2011 run: what was published, and nothing else. */
   function historicRunCells(run, index, label, selection) {
     const r = run.result;
-    const select = el('td', 'select-cell');
-    const checkbox = el('input');
-    checkbox.type = 'checkbox';
-    checkbox.checked = selection.isSelected(run.run_id);
-    checkbox.dataset.runId = run.run_id;
-    checkbox.setAttribute('aria-label', `overlay ${label}`);
-    checkbox.addEventListener('change', () => selection.set(run.run_id, checkbox.checked));
-    const swatch = el('span', 'swatch');
-    swatch.style.background = palette.seriesColor(index);
-    select.append(checkbox, swatch);
+    const select = selectCell(run, index, label, selection);
     const name = el('td', 'run-cell');
     const link = el('a', null, label);
     link.href = siteData.runPageHref(run.run_id);
     name.append(link, document.createElement('br'), el('small', null, `published ${r.published_at} · mean RTT only`));
-    const raw = el('td');
-    const rawLink = el('a', 'raw-link', 'JSON');
-    rawLink.href = run.raw_href;
-    rawLink.title = run.source;
-    raw.appendChild(rawLink);
+    const raw = rawCell(run);
     return [
       select,
       name,
