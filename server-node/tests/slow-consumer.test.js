@@ -43,6 +43,23 @@ async function sendBatch(sender, nextSeq) {
   }
 }
 
+/**
+ * Broadcast batches from `sender` until the server logs one more "client not
+ * reading" line (or BATCHES run out), and check that it did.
+ * @returns {Promise<number>} how many messages were sent
+ */
+async function broadcastUntilSlowLogged(server, sender) {
+  const logged = server.stderr.split('\n').filter((l) => SLOW_LOG.test(l)).length;
+  let seq = 0;
+  for (let batch = 0; batch < BATCHES; batch += 1) {
+    await sendBatch(sender, () => seq++);
+    await sender.take(MESSAGES_PER_BATCH, 20000);
+    if ((await server.stderrLines(SLOW_LOG, logged + 1, 0)).length > logged) break;
+  }
+  assert.equal((await server.stderrLines(SLOW_LOG, logged + 1, 5000)).length, logged + 1, server.stderr);
+  return seq;
+}
+
 /** A framed session that reads the open frame, then never reads again. */
 async function openStalledFramed(server) {
   const ws = await WsClient.connect(`${server.wsUrl}/broadcast/000/${randomUUID()}/websocket`);
@@ -103,14 +120,7 @@ for (const mode of ['fast', 'naive']) {
       const sender = await SockjsFramedClient.connect(`${server.wsUrl}/broadcast`);
       const slow = await openStalledFramed(server);
       sockets.push(sender, slow);
-      const logged = server.stderr.split('\n').filter((l) => SLOW_LOG.test(l)).length;
-      let seq = 0;
-      for (let batch = 0; batch < BATCHES; batch += 1) {
-        await sendBatch(sender, () => seq++);
-        await sender.take(MESSAGES_PER_BATCH, 20000);
-        if ((await server.stderrLines(SLOW_LOG, logged + 1, 0)).length > logged) break;
-      }
-      assert.equal((await server.stderrLines(SLOW_LOG, logged + 1, 5000)).length, logged + 1, server.stderr);
+      const seq = await broadcastUntilSlowLogged(server, sender);
       slow.resumeReading();
       let frame;
       let expected = 0;
@@ -132,14 +142,7 @@ for (const mode of ['fast', 'naive']) {
       const raw = await WsClient.connect(`${server.wsUrl}/broadcast/websocket`);
       raw.pauseReading();
       sockets.push(sender, raw);
-      const logged = server.stderr.split('\n').filter((l) => SLOW_LOG.test(l)).length;
-      let seq = 0;
-      for (let batch = 0; batch < BATCHES; batch += 1) {
-        await sendBatch(sender, () => seq++);
-        await sender.take(MESSAGES_PER_BATCH, 20000);
-        if ((await server.stderrLines(SLOW_LOG, logged + 1, 0)).length > logged) break;
-      }
-      assert.equal((await server.stderrLines(SLOW_LOG, logged + 1, 5000)).length, logged + 1, server.stderr);
+      await broadcastUntilSlowLogged(server, sender);
       raw.resumeReading();
       const closed = await raw.waitClosed(10000);
       assert.deepEqual(closed, { code: 1008, reason: 'Client not reading' });
