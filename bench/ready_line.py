@@ -1,22 +1,41 @@
-"""The one Python parser of a server's READY line (docs/protocol.md).
+"""The one Python parser of a server's READY line (docs/protocol.md §2).
 
 A contract server prints exactly one line on stdout once it listens:
-`READY <url> key=value key=value ...` (e.g. `READY http://127.0.0.1:8080
-server=sockbench-tornado runtime=pypy mode=fast`). Standard library only and
-no other imports from bench/, so any Python test in the repository can use it
-by putting bench/ on sys.path.
+`READY <base-url> key=value key=value ...` (e.g. `READY http://127.0.0.1:8080
+server=sockbench-tornado runtime=pypy mode=fast`). The bench reads it to learn
+the URL and what runs; the conformance suite (server-python/tests/conformance)
+reads it with this same function to check a server keeps the contract, so the
+rules below are the contract's, not a lenient subset.
+
+Standard library only and no other imports from bench/: it runs on PyPy and
+on any test's interpreter, loaded by path (see serverproc.py) or with bench/
+on sys.path.
 """
+
+import re
+
+#: `http://<host>:<port>`, no path, no trailing slash (IPv6 hosts bracketed).
+BASE_URL_RE = re.compile(r"^http://[^/\s]+:\d+$")
+#: What a key may be; values are any non-empty run of non-space characters.
+KEY_RE = re.compile(r"^[a-z0-9_.-]+$")
 
 
 def parse_ready_line(line):
-    """Split `READY <url> k=v k=v` into (url, {k: v}); ValueError on anything else."""
-    parts = line.strip().split(" ")
-    if len(parts) < 2 or parts[0] != "READY" or not parts[1].startswith("http"):
-        raise ValueError(f"not a READY line: {line.strip()!r}")
+    """Split `READY <url> k=v k=v` into (url, {k: v}); ValueError on anything else.
+
+    `line` may end in a newline; tokens are separated by single spaces (a
+    doubled space is an empty token, which is rejected).
+    """
+    text = line.rstrip("\r\n")
+    if not text.startswith("READY "):
+        raise ValueError(f"not a READY line: {text!r}")
+    url, *tokens = text[len("READY "):].split(" ")
+    if not BASE_URL_RE.match(url):
+        raise ValueError(f"bad base url {url!r} in READY line")
     fields = {}
-    for token in parts[2:]:
+    for token in tokens:
         key, sep, value = token.partition("=")
-        if not sep or not key:
+        if not sep or not KEY_RE.match(key) or not value:
             raise ValueError(f"bad key=value token {token!r} in READY line")
         fields[key] = value
-    return parts[1], fields
+    return url, fields

@@ -23,7 +23,15 @@ def test_parse_ready_line():
     assert fields == {"server": "x", "runtime": "pypy", "v": "1.2"}
 
 
-@pytest.mark.parametrize("line", ["", "READY", "ready http://x", "READY http://x novalue", "READY ftp://x"])
+def test_parse_ready_line_takes_bracketed_ipv6_and_no_tokens():
+    assert parse_ready_line("READY http://[::1]:8080") == ("http://[::1]:8080", {})
+
+
+@pytest.mark.parametrize("line", [
+    "", "READY", "ready http://127.0.0.1:1", "READY http://127.0.0.1:1 novalue", "READY ftp://127.0.0.1:1",
+    "READY http://127.0.0.1", "READY http://127.0.0.1:1/", "READY http://127.0.0.1:1 Key=v",
+    "READY http://127.0.0.1:1 k=", "READY http://127.0.0.1:1  k=v", " READY http://127.0.0.1:1",
+])
 def test_parse_ready_line_rejects(line):
     with pytest.raises(ValueError):
         parse_ready_line(line)
