@@ -64,4 +64,26 @@ function encodeValue(value) {
   return String(value).replace(/%/g, '%25').replace(/ /g, '%20');
 }
 
-module.exports = { readyLine, baseUrl, protocolLibraryVersions };
+// docs/protocol.md §2 as a pattern: the base URL, then single-space-separated
+// key=value tokens with contract-shaped keys and non-empty values.
+const READY_PATTERN = /^READY (http:\/\/[^/\s]+:\d+)((?: [a-z0-9_.-]+=\S+)*)$/;
+
+/**
+ * The one Node parser of a READY line (this package's tests and tools read
+ * servers through it; the bench and the conformance suite use
+ * bench/ready_line.py, the client ReadyLine.java).
+ * @param {string} line one stdout line, without or with its newline
+ * @returns {{url: string, fields: Object<string, string>} | null} null if the line breaks the contract's shape
+ */
+function parseReadyLine(line) {
+  const match = READY_PATTERN.exec(line.replace(/\r?\n$/, ''));
+  if (!match) return null;
+  const fields = {};
+  for (const token of match[2].split(' ').slice(1)) {
+    const eq = token.indexOf('=');
+    fields[token.slice(0, eq)] = token.slice(eq + 1);
+  }
+  return { url: match[1], fields };
+}
+
+module.exports = { readyLine, parseReadyLine, baseUrl, protocolLibraryVersions };

@@ -1,7 +1,7 @@
 'use strict';
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
-const { readyLine, baseUrl } = require('./ready-line');
+const { readyLine, parseReadyLine, baseUrl } = require('./ready-line');
 
 describe('READY line', () => {
   it('brackets IPv6 literals in the base URL and leaves names alone', () => {
@@ -45,5 +45,26 @@ describe('READY line', () => {
     assert.equal(scaled.workers, '2');
     assert.equal(scaled.broker, 'redis://127.0.0.1:6379/0');
     assert.equal(scaled.worker_pids, '11,12');
+  });
+
+  it('parses what it prints back into the same URL and fields', () => {
+    const line = readyLine({
+      host: '::1', port: 4321, heartbeatSeconds: 25, mode: 'fast', maxSessionBufferBytes: 4096,
+      broadcastOptions: { disconnect_delay: 5000, response_limit: 131072 }, workerPids: [7, 8],
+    });
+    const parsed = parseReadyLine(`${line}\n`);
+    assert.equal(parsed.url, 'http://[::1]:4321');
+    assert.equal(parsed.fields.server, 'sockjs-node');
+    assert.equal(parsed.fields.mode, 'fast');
+    assert.equal(parsed.fields.worker_pids, '7,8');
+    assert.deepEqual(parseReadyLine('READY http://127.0.0.1:1'), { url: 'http://127.0.0.1:1', fields: {} });
+  });
+
+  it('rejects lines that break the contract instead of guessing', () => {
+    for (const line of ['', 'READY', 'ready http://127.0.0.1:1', 'READY http://127.0.0.1', 'READY http://127.0.0.1:1/',
+      'READY http://127.0.0.1:1 novalue', 'READY http://127.0.0.1:1 k=', 'READY http://127.0.0.1:1  k=v',
+      'READY http://127.0.0.1:1 Key=v', 'listening on 8080']) {
+      assert.equal(parseReadyLine(line), null, line);
+    }
   });
 });

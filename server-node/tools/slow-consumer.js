@@ -21,6 +21,7 @@ const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
 const FayeWebSocket = require('faye-websocket');
+const { parseReadyLine } = require('../src/ready-line');
 
 const BROADCAST_JS = path.join(__dirname, '..', 'broadcast.js');
 
@@ -73,9 +74,9 @@ function startServer(heartbeat, maxSessionBuffer, naive) {
     child.on('exit', (code) => reject(new Error(`server exited with ${code} before READY`)));
     readline.createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
-      const match = /^READY (http:\/\/\S+)/.exec(line);
-      if (!match) return reject(new Error(`unexpected first line: ${line}`));
-      resolve({ child, url: match[1], readyLine: line });
+      const ready = parseReadyLine(line);
+      if (!ready) return reject(new Error(`first stdout line is not a READY line: ${line}`));
+      resolve({ child, url: ready.url, readyLine: line });
     });
   });
 }

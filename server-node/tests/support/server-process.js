@@ -5,21 +5,9 @@
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const readline = require('node:readline');
+const { parseReadyLine } = require('../../src/ready-line');
 
 const BROADCAST_JS = path.join(__dirname, '..', '..', 'broadcast.js');
-const READY_PATTERN = /^READY (http:\/\/\S+?)((?: [a-z0-9_.-]+=\S*)*)$/;
-
-/** Parse "READY <url> k=v k=v" into {url, fields}; null if the line breaks the contract's shape. */
-function parseReadyLine(line) {
-  const match = READY_PATTERN.exec(line);
-  if (!match) return null;
-  const fields = {};
-  for (const token of match[2].trim().split(' ').filter(Boolean)) {
-    const eq = token.indexOf('=');
-    fields[token.slice(0, eq)] = token.slice(eq + 1);
-  }
-  return { url: match[1], fields };
-}
 
 /**
  * @param {string[]} [extraArgs] flags after `--port 0`
@@ -110,4 +98,4 @@ class RunningServer {
   }
 }
 
-module.exports = { startServer, parseReadyLine, BROADCAST_JS };
+module.exports = { startServer, BROADCAST_JS };
