@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from results_io import load_result  # noqa: E402
+from results_io import load_result, scale_out_tag  # noqa: E402
 
 RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ramp
 # The default baseline of a folder comparison: the original sockjs-tornado on
@@ -116,6 +116,14 @@ def _runs_note(doc, name):
         f"median of {reps} repetitions)" if reps > 1 else "a single run: no spread, differences cannot be told from noise)")
 
 
+def _setup_words(tag):
+    if tag == "one process":
+        return tag
+    if tag == "w1-broker":
+        return "one worker relaying through a broker"
+    return f"{tag[1:]} workers sharing a broker"
+
+
 def compare_table(a, b):
     """The Markdown table (a string) comparing result documents a and b."""
     la, lb = _levels(a), _levels(b)
@@ -127,6 +135,10 @@ def compare_table(a, b):
         "| common rate msgs/s | A p99 ms | B p99 ms | A RSS MB | B RSS MB |",
         "| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    setups = [scale_out_tag(d["server"]) or "one process" for d in (a, b)]
+    if setups[0] != setups[1]:
+        lines[2:2] = ["", f"Different setups: A ran {_setup_words(setups[0])}, B {_setup_words(setups[1])}; "
+                      "the ratio is a scale-out figure, not a runtime comparison."]
     any_cb = False
     for n in sorted(set(la) | set(lb)):
         ra, rb = level_range(la.get(n)), level_range(lb.get(n))
@@ -146,11 +158,14 @@ def compare_table(a, b):
 
 def run_name(doc):
     """The name `make bench SERVERS=` uses for this run: `<runtime>-<mode>` (e.g. `node-naive`) for our
-    servers and server-node, `<server>-<runtime>` (e.g. `sockjs-tornado-pypy`) for a peer."""
+    servers and server-node, `<server>-<runtime>` (e.g. `sockjs-tornado-pypy`) for a peer; a scaled-out run adds its tag
+    (`pypy-fast-w2`, `node-fast-w1-broker`: results_io.scale_out_tag), so it is never mistaken for the
+    one-process run of the same server."""
     server = doc["server"]
     if server.get("peer"):
         return f"{server['name']}-{server['runtime']}"
-    return f"{server['runtime']}-{server.get('mode') or 'na'}"
+    tag = scale_out_tag(server)
+    return f"{server['runtime']}-{server.get('mode') or 'na'}" + (f"-{tag}" if tag else "")
 
 
 def pick_base(docs, base):

@@ -55,19 +55,30 @@ def flow_problems(doc):
     return problems
 
 
+def scale_out_tag(server):
+    """How a run was scaled out, as the file name and `make compare` name it:
+    "" for one process, "w<N>" for N > 1 workers (they always share a broker),
+    "w1-broker" for one worker that still relays through a broker (the relay's
+    cost alone). Two runs with different tags are different setups."""
+    workers = server.get("workers") or 1
+    if workers > 1:
+        return f"w{workers}"
+    return "w1-broker" if server.get("broker") else ""
+
+
 def result_file_path(out_dir, doc, when):
     """The one place a result file's name is built.
 
-    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-w<N>].json from the
-    document's `server` section (`na` where a server has no codec or mode;
-    `-w<N>` when it ran N > 1 worker processes), never overwriting an earlier
-    file (-2, -3, ... appended).
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>].json
+    from the document's `server` section (`na` where a server has no codec or
+    mode; the tag of `scale_out_tag`), never overwriting an earlier file (-2,
+    -3, ... appended).
     """
     server = doc["server"]
     parts = [when.strftime("%Y-%m-%d"), server.get("name") or "unknown", server.get("runtime") or "unknown",
              server.get("codec") or "na", server.get("mode") or "na"]
-    if (server.get("workers") or 1) > 1:
-        parts.append(f"w{server['workers']}")
+    if scale_out_tag(server):
+        parts.append(scale_out_tag(server))
     base = os.path.join(out_dir, "-".join(parts))
     path, n = base + ".json", 2
     while os.path.exists(path):

@@ -81,3 +81,14 @@ def test_baseline_is_picked_by_the_name_servers_takes():
     assert pick_base(docs, "c.json")[0] == "c.json"          # a file name works too
     with pytest.raises(ValueError, match="matches 3 files"):
         pick_base(docs, ".json")
+
+
+def test_scaled_out_runs_get_their_own_name_and_a_setup_note():
+    one, two, relay = (doc([level(25, 100.0)]) for _ in range(3))
+    two["server"].update(workers=2, broker={"url": "private", "private": True})
+    relay["server"].update(workers=1, broker={"url": "redis://127.0.0.1:6379/0", "private": False})
+    assert [run_name(d) for d in (one, two, relay)] == ["cpython-fast", "cpython-fast-w2", "cpython-fast-w1-broker"]
+    assert pick_base([("a.json", one), ("b.json", two)], "cpython-fast")[0] == "a.json"
+    table = compare_table(one, two)
+    assert "Different setups: A ran one process, B 2 workers sharing a broker" in table
+    assert "Different setups" not in compare_table(one, doc([level(25, 100.0)]))

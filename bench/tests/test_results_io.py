@@ -43,11 +43,14 @@ def test_file_name_from_the_server_section_never_overwrites(tmp_path):
     assert not os.path.exists(first + ".tmp")
 
 
-@pytest.mark.parametrize("workers, suffix", [(None, "fast.json"), (1, "fast.json"), (2, "fast-w2.json"),
-                                             (16, "fast-w16.json")])
-def test_file_name_says_how_many_workers(tmp_path, workers, suffix):
+@pytest.mark.parametrize("workers, broker, suffix", [
+    (None, None, "fast.json"), (1, None, "fast.json"), (2, "private", "fast-w2.json"), (16, "private", "fast-w16.json"),
+    (1, "redis://127.0.0.1:6379/0", "fast-w1-broker.json")])
+def test_file_name_says_how_many_workers_and_whether_a_broker_relayed(tmp_path, workers, broker, suffix):
     doc = {"server": {"name": "sockjs-node", "runtime": "node", "codec": None, "mode": "fast"}}
     if workers is not None:
         doc["server"]["workers"] = workers
+    if broker is not None:
+        doc["server"]["broker"] = {"url": broker, "private": broker == "private"}
     when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
     assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")

@@ -70,5 +70,16 @@
     return match ? `${match[1]} ${match[2]} UTC` : String(iso);
   }
 
-  return { rate, ms, bytes, trim, cpuList, duration, utcMinute };
+  /**
+   * How a run was scaled out (result `server.workers` / `server.broker`, the
+   * same setups bench/results_io.py scale_out_tag names): null for one
+   * process, else "2 workers + broker" or "1 worker + broker".
+   */
+  function scaleOut(server) {
+    const workers = server.workers || 1;
+    if (workers === 1 && !server.broker) return null;
+    return `${workers} worker${workers === 1 ? '' : 's'} + broker`;
+  }
+
+  return { rate, ms, bytes, trim, cpuList, duration, utcMinute, scaleOut };
 });

@@ -36,3 +36,11 @@ test('duration', () => {
   assert.equal(format.duration(600), '10 min');
   assert.equal(format.duration(3900), '1 h 05 min');
 });
+
+test('scaleOut: nothing for one process, workers and broker otherwise', () => {
+  assert.equal(format.scaleOut({ name: 'x' }), null);
+  assert.equal(format.scaleOut({ workers: 1 }), null);
+  assert.equal(format.scaleOut({ workers: 2, broker: { url: 'private', private: true } }), '2 workers + broker');
+  assert.equal(format.scaleOut({ workers: 1, broker: { url: 'redis://127.0.0.1:6379/0', private: false } }),
+    '1 worker + broker');
+});

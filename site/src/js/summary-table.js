@@ -66,7 +66,8 @@
     return [
       select,
       name,
-      lines(`${s.runtime} ${s.runtime_version}`, s.peer ? `${s.name} (peer)` : s.name),
+      // A scaled-out run is a different setup from the one-process run of the same server: say so.
+      lines(`${s.runtime} ${s.runtime_version}`, s.peer ? `${s.name} (peer)` : s.name, format.scaleOut(s)),
       lines(s.codec ?? 'n/a', algorithm.modeText(run)),
       lines(r.machine.cpu_model, `${r.machine.cores} cores · ${r.machine.hostname}`),
       lines(`server ${format.cpuList(r.pinning.server_cpus)} · client ${format.cpuList(r.pinning.client_cpus)}`,
