@@ -53,6 +53,8 @@ import tempfile
 import time
 from typing import Dict, List, Optional, Tuple
 
+from sockbench_server.protocol.wsframes import pop_frames
+
 MiB = 1024 * 1024
 #: Handshakes in flight at once (under the default listen backlog of 128).
 IN_FLIGHT = 100
@@ -146,23 +148,7 @@ class Client:
         self.reset = False
 
     def frames(self):
-        buf = self.buf
-        while len(buf) >= 2:
-            n, offset = buf[1] & 0x7F, 2
-            if n == 126:
-                if len(buf) < 4:
-                    return
-                n, offset = struct.unpack("!H", buf[2:4])[0], 4
-            elif n == 127:
-                if len(buf) < 10:
-                    return
-                n, offset = struct.unpack("!Q", buf[2:10])[0], 10
-            if len(buf) < offset + n:
-                return
-            opcode = buf[0] & 0x0F
-            payload = bytes(buf[offset:offset + n])
-            del buf[:offset + n]
-            yield opcode, payload
+        return pop_frames(self.buf)
 
     def send(self, data: bytes) -> bool:
         """Send a whole message or nothing new: False if the socket still

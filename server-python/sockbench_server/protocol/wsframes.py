@@ -1,7 +1,8 @@
 """WebSocket wire helpers that need no socket.
 
 * RFC 6455 server frames (unmasked): :func:`text_frame` builds the bytes of
-  one text message once, so the same bytes can be written to many streams.
+  one text message once, so the same bytes can be written to many streams;
+  :func:`pop_frames` reads them back off a byte buffer (tools and tests).
 * RFC 6455 close codes: :func:`valid_close_code`.
 * hixie-76 (draft-hixie-thewebsocketprotocol-76, the handshake old Safari and
   HAProxy setups speak): key arithmetic, challenge answer and 0x00/0xFF
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import List
+from typing import Iterator, List, Tuple
 
 # -- RFC 6455 ------------------------------------------------------------------
 
@@ -44,6 +45,34 @@ def close_frame(code: int, reason: str = "") -> bytes:
     """An unmasked close frame (reason truncated to fit 125 bytes)."""
     data = struct.pack("!H", code) + reason.encode("utf-8")[:123]
     return bytes((_FIN_CLOSE, len(data))) + data
+
+
+def pop_frames(buf: bytearray) -> Iterator[Tuple[int, bytes]]:
+    """The complete unmasked frames at the front of ``buf``, as (opcode,
+    payload), each removed from ``buf`` as it is yielded; stops at the first
+    incomplete one and leaves it there for the next read.
+
+    The reading side of :func:`text_frame`, for tools and tests that read a
+    server's frames off raw sockets (the server itself reads client frames
+    through Tornado). FIN and RSV bits are not checked: callers read frames
+    this server wrote, which are never fragmented.
+    """
+    while len(buf) >= 2:
+        n, offset = buf[1] & 0x7F, 2
+        if n == 126:
+            if len(buf) < 4:
+                return
+            n, offset = struct.unpack_from("!H", buf, 2)[0], 4
+        elif n == 127:
+            if len(buf) < 10:
+                return
+            n, offset = struct.unpack_from("!Q", buf, 2)[0], 10
+        if len(buf) < offset + n:
+            return
+        opcode = buf[0] & 0x0F
+        payload = bytes(buf[offset:offset + n])
+        del buf[:offset + n]
+        yield opcode, payload
 
 
 def valid_close_code(code: int) -> bool:

@@ -7,13 +7,13 @@ import os
 import resource
 import selectors
 import socket
-import struct
 import sys
 import time
 
 import pytest
 
 from serverproc import ServerProcess
+from sockbench_server.protocol.wsframes import pop_frames
 from wsclient import mask_payload
 
 OURS = [sys.executable, "-m", "sockbench_server"]
@@ -55,23 +55,7 @@ class Client:
 
     def frames(self):
         """Complete server frames in the buffer: (opcode, payload)."""
-        buf = self.buf
-        while len(buf) >= 2:
-            n, offset = buf[1] & 0x7F, 2
-            if n == 126:
-                if len(buf) < 4:
-                    return
-                n, offset = struct.unpack("!H", buf[2:4])[0], 4
-            elif n == 127:
-                if len(buf) < 10:
-                    return
-                n, offset = struct.unpack("!Q", buf[2:10])[0], 10
-            if len(buf) < offset + n:
-                return
-            opcode = buf[0] & 0x0F
-            payload = bytes(buf[offset:offset + n])
-            del buf[:offset + n]
-            yield opcode, payload
+        return pop_frames(self.buf)
 
 
 def upgrade(port: int, index: int) -> bytes:

@@ -92,3 +92,22 @@ def test_hixie76_decoder_rejects_garbage():
     d = w.Hixie76Decoder(max_message=4)
     d.feed(b"\x00123456")
     assert d.closed
+
+
+def test_pop_frames_reads_back_every_length_form_and_keeps_a_partial_frame():
+    frames = [w.text_frame(b"o"), w.text_frame(b"a" * 126), w.binary_frame(b"b" * 65536), w.close_frame(1000, "bye")]
+    wire = b"".join(frames)
+    buf = bytearray(wire[:-3])          # the close frame arrives in two reads
+    got = list(w.pop_frames(buf))
+    assert got == [(0x1, b"o"), (0x1, b"a" * 126), (0x2, b"b" * 65536)]
+    assert bytes(buf) == frames[3][:-3]
+    buf += wire[-3:]
+    assert list(w.pop_frames(buf)) == [(0x8, struct.pack("!H", 1000) + b"bye")]
+    assert buf == bytearray()
+
+
+@pytest.mark.parametrize("partial", [b"\x81", b"\x81\x7e\x00", b"\x81\x7f\x00\x00", b"\x81\x05abc"])
+def test_pop_frames_yields_nothing_until_a_frame_is_complete(partial):
+    buf = bytearray(partial)
+    assert list(w.pop_frames(buf)) == []
+    assert bytes(buf) == partial
