@@ -13,9 +13,11 @@ single repetition has no range; the table says so instead of guessing.
 
 Two files: also the corrected p99 RTT of each at the highest target rate both
 ran with both points ok (the fair place to compare tails), and server RSS at
-each median saturation point. "†" marks a figure where at least one
-repetition's saturation point was client-bound: it measures the client, not
-the server.
+each median saturation point. "≥" marks a floor (bench/floors.py): in at
+least one repetition the server was < 95 % busy, the client was client-bound
+("†", it measures the client, not the server), or the level ended without
+overloading the server. A floor on the lower side of a gap is no verdict: the
+lower server's limit is unknown.
 """
 
 import glob
@@ -24,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from floors import level_floor_reasons  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
 
 RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ramp
@@ -50,7 +53,8 @@ def level_range(level):
     runs = level.get("runs") or [level]
     return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
             "runs": level.get("repetitions", 1),
-            "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs)}
+            "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
+            "floor": level_floor_reasons(level)}
 
 
 def verdict(ra, rb):
@@ -62,13 +66,16 @@ def verdict(ra, rb):
         return "single run: noise unknown"
     if ra["min"] <= rb["max"] and rb["min"] <= ra["max"]:
         return "within noise"
+    lower, name = (ra, "A") if rb["min"] > ra["max"] else (rb, "B")
+    if lower.get("floor"):
+        return f"{name} is a floor: no verdict"
     return "B higher" if rb["min"] > ra["max"] else "B lower"
 
 
 def _fmt_range(r):
     if r is None:
         return "—"
-    text = f"{r['median']:,.0f}"
+    text = ("≥ " if r.get("floor") else "") + f"{r['median']:,.0f}"
     if r["runs"] > 1:
         text += f" ({r['min']:,.0f}–{r['max']:,.0f})"
     return text + (" †" if r["client_bound"] else "")
@@ -153,7 +160,19 @@ def compare_table(a, b):
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
+    lines += _floor_notes([("A", la), ("B", lb)])
     return "\n".join(lines)
+
+
+def _floor_notes(named_levels):
+    """One line per floor figure: which run, which level, why (bench/floors.py)."""
+    notes = []
+    for name, levels in named_levels:
+        for n in sorted(levels):
+            reasons = level_floor_reasons(levels[n])
+            if reasons and levels[n].get("saturation"):
+                notes.append(f"≥ {name} at {n} clients is a floor: {'; '.join(reasons)}.")
+    return ([""] + notes) if notes else []
 
 
 def run_name(doc):
@@ -187,13 +206,15 @@ def matrix_table(docs, base):
     head = "| run | " + " | ".join(str(n) for n in levels) + " |"
     rule = "| --- |" + " ---: |" * len(levels)
     out = [f"Saturation throughput, received msgs/s: median (min–max) over repetitions; † client-bound "
-           "in at least one repetition.", "", head, rule]
+           "in at least one repetition; ≥ a floor, not the server's limit (why: below the tables).",
+           "", head, rule]
     for _, d in docs:
         lv = _levels(d)
         out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n))) for n in levels) + " |")
     base_levels = _levels(base_doc)
     out += ["", f"Against the baseline {base_doc['label']} ({os.path.basename(base_path)}): median ratio; "
-            "≈ = the ranges overlap (within noise), ? = a single run on either side (noise unknown).", "", head, rule]
+            "≈ = the ranges overlap (within noise), ? = a single run on either side (noise unknown), "
+            "≥ = the lower figure is a floor (no verdict).", "", head, rule]
     for _, d in docs:
         lv = _levels(d)
         cells = []
@@ -204,9 +225,10 @@ def matrix_table(docs, base):
                 cells.append("—")
                 continue
             v = verdict(ra, rb)
-            mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else "")
+            mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else (" ≥" if "floor" in v else ""))
             cells.append(f"{ratio:.2f}{mark}")
         out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
+    out += _floor_notes([(d["label"], _levels(d)) for _, d in docs])
     return "\n".join(out)
 
 

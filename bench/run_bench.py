@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
+from floors import level_floor_reasons  # noqa: E402
 from matrix import format_level_start_rates, interleave, level_start_rates, select, single  # noqa: E402
 from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
@@ -147,7 +148,11 @@ def summarize(doc, name):
         text = f"   {level['concurrency']:>5} clients: {_figure(level.get('saturation'))}"
         if "saturation_strict" in level:
             text += f"; strict {_figure(level['saturation_strict'])}"
-        lines.append(text + f" ({n} run{'s' if n != 1 else ''})")
+        text += f" ({n} run{'s' if n != 1 else ''})"
+        floor = level_floor_reasons(level)
+        if floor:
+            text += f"; a floor, not the server's limit: {'; '.join(floor)}"
+        lines.append(text)
     for w in doc["warnings"]:
         lines.append(f"   warning: {w}")
     return "\n".join(lines)

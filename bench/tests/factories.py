@@ -6,9 +6,9 @@ def point(rate, received_per_s, state="ok", client_bound=False):
             "rtt_ms": {"p99": 1.0}, "server_rss_bytes": 50_000_000}
 
 
-def saturation(rate, received_per_s, client_bound=False):
+def saturation(rate, received_per_s, client_bound=False, server_cpu_pct=99.0):
     return {"target_rate": rate, "received_per_s": received_per_s, "sent_per_s": rate, "rtt_mean_ms": 5.0,
-            "client_bound": client_bound}
+            "client_bound": client_bound, "server_cpu_pct": server_cpu_pct}
 
 
 def level(n, sat_received=None, rate=100.0, client_bound=False, strict_received="absent"):

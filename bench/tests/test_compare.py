@@ -92,3 +92,21 @@ def test_scaled_out_runs_get_their_own_name_and_a_setup_note():
     table = compare_table(one, two)
     assert "Different setups: A ran one process, B 2 workers sharing a broker" in table
     assert "Different setups" not in compare_table(one, doc([level(25, 100.0)]))
+
+
+def test_a_gap_whose_lower_side_is_a_floor_is_no_verdict():
+    floor = dict(rng(90, 100, 110), floor=["server 80 % busy (< 95 %) in 1 of 3"])
+    assert verdict(floor, rng(200, 210, 220)) == "A is a floor: no verdict"
+    assert verdict(rng(200, 210, 220), floor) == "B is a floor: no verdict"
+    assert verdict(rng(90, 100, 110), dict(rng(200, 210, 220), floor=["client-bound in 1 of 3"])) == "B higher"
+
+
+def test_floor_figures_are_marked_and_explained():
+    idle = merge_repetitions([doc([{**level(25, v), "saturation": {**level(25, v)["saturation"], "server_cpu_pct": cpu}}])
+                              for v, cpu in ((100, 99.0), (110, 71.5), (90, 99.0))])
+    busy = merged([300, 310, 290], mode="naive")
+    table = compare_table(idle, busy)
+    row = [line for line in table.splitlines() if line.startswith("| 25 |")][0]
+    assert "≥ 100 (90–110)" in row and "≥ 300" not in row
+    assert "A is a floor: no verdict" in row    # A's limit is unknown: it may be as high as B's
+    assert "≥ A at 25 clients is a floor: server 71 % busy (< 95 %) in 1 of 3." in table

@@ -1,0 +1,87 @@
+"""Whether a saturation figure is the server's limit or only a floor.
+
+The kit's fairness rule (README, "Methodology"): a saturation figure counts as
+the server's only when the server's core was >= 95 % busy at that point and
+the client was not client-bound. Otherwise something else stopped the climb
+- the client, or idle time the server still had - and the figure says only
+"at least this much". A level that ended because the profile's maximum rate
+was reached (or the level was cut short) never saw the server overloaded:
+also a floor.
+
+The site applies the same rule in JavaScript (site/src/js/floors.js, same
+reason words); the two are kept in step by their tests, not by sharing code.
+Standard library only.
+"""
+
+import math
+
+#: The server's core must have been at least this busy (percent of one core,
+#: as the client samples /proc/PID/stat) for its saturation figure to count
+#: as the server's limit.
+SERVER_BUSY_PCT = 95.0
+
+_ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
+                          "connect_failed": "level ended: connect_failed",
+                          "aborted": "level ended: aborted"}
+
+
+def repetition_floor_reasons(level):
+    """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
+    (or when the level has no figure at all). `level`: a level object of a result file, or one
+    element of a repeated level's `runs[]`."""
+    sat = level.get("saturation")
+    if not sat:
+        return []
+    reasons = []
+    if sat.get("client_bound"):
+        reasons.append("client-bound")
+    cpu = sat.get("server_cpu_pct")
+    if cpu is None:
+        reasons.append("server CPU not measured")
+    elif cpu < SERVER_BUSY_PCT:
+        reasons.append(f"server {_pct(cpu)} % busy (< {SERVER_BUSY_PCT:.0f} %)")
+    end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
+    if end:
+        reasons.append(end)
+    return reasons
+
+
+def level_floor_reasons(level):
+    """Why a level's headline figure (the median over repetitions) is a floor: the reasons of every
+    repetition whose figure is one, merged by kind, with "in k of n" when the level was repeated;
+    [] when every repetition's figure was the server's limit.
+
+    Conservative on purpose: one floor among the repetitions marks the level, as "client-bound in
+    at least one repetition" always has. Busy percentages differ per repetition: the merged reason
+    gives their range ("server 81–93 % busy (< 95 %) in 2 of 3")."""
+    runs = level.get("runs") or [level]
+    counts, busy = {}, []
+    for run in runs:
+        for reason in repetition_floor_reasons(run):
+            kind = _kind(reason)
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind == "busy":
+                busy.append(run["saturation"]["server_cpu_pct"])
+    out = []
+    for kind in sorted(counts, key=_RANK.index):
+        if kind == "busy":
+            lo, hi = _pct(min(busy)), _pct(max(busy))
+            text = f"server {lo if lo == hi else lo + '–' + hi} % busy (< {SERVER_BUSY_PCT:.0f} %)"
+        else:
+            text = kind
+        if len(runs) > 1:
+            text += f" in {counts[kind]} of {len(runs)}"
+        out.append(text)
+    return out
+
+
+_RANK = ["client-bound", "server CPU not measured", "busy", *_ENDS_WITHOUT_OVERLOAD.values()]
+
+
+def _pct(cpu):
+    """Busy percent as text, rounded down: 94.6 must not read as "95 % busy (< 95 %)"."""
+    return str(math.floor(cpu))
+
+
+def _kind(reason):
+    return "busy" if reason.startswith("server ") and "% busy" in reason else reason
