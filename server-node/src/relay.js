@@ -14,6 +14,16 @@
 // relayed meanwhile. Nothing is queued or replayed while Redis is away: a
 // message either reaches the other processes in order, or is counted as lost.
 //
+// A Redis that is up but does not keep up (stopped, swapped out, starved of
+// CPU) is the other fault: ioredis would queue every publish until the
+// process runs out of memory. The relay holds at most `backlogLimit`
+// characters of envelopes Redis has not acknowledged (written or not). A
+// publish beyond that is not relayed (counted, as in an outage), one warning
+// starts the episode, and it ends once Redis has acknowledged everything and
+// a hold time has passed: 1 s, doubling up to 60 s while episodes follow each
+// other within a minute (two log lines a minute for a Redis that stays slow).
+// Same rule and numbers as server-python's relay (docs/protocol.md §6).
+//
 // Per-sender order across processes: one sender's messages are published by
 // one process, in flush order, on one connection; Redis delivers the messages
 // of one publisher connection to each subscriber in that order.
@@ -27,6 +37,15 @@ const BACKOFF_FIRST_MS = 100;
 const BACKOFF_MAX_MS = 2000;
 // How long the first connection may take before the process gives up (exit 1).
 const CONNECT_TIMEOUT_MS = 3000;
+
+// Envelope characters (= bytes for ASCII) a process may hold for a Redis that
+// does not acknowledge them: 8 Mi, a few hundred ms of a fast-mode broadcast.
+const BACKLOG_LIMIT = 8 * 1024 * 1024;
+// Shedding lasts at least this long, doubling per episode that starts within
+// SHED_STREAK_MS of the last one's end, up to SHED_HOLD_MAX_MS.
+const SHED_HOLD_FIRST_MS = 1000;
+const SHED_HOLD_MAX_MS = 60000;
+const SHED_STREAK_MS = 60000;
 
 /** Redis could not be reached when the process started. */
 class BrokerUnreachableError extends Error {}
@@ -46,8 +65,20 @@ class RedisRelay {
    * @param {object} options
    * @param {import('./broker-url').BrokerAddress} options.broker
    * @param {ReturnType<import('./log').createLogger>} options.logger
+   * @param {number} [options.backlogLimit] envelope characters held for Redis (unacknowledged)
+   *        before publishes are shed, 1 to 2**40 (default 8 Mi)
    */
-  constructor({ broker, logger }) {
+  constructor({ broker, logger, backlogLimit = BACKLOG_LIMIT }) {
+    if (!(Number.isInteger(backlogLimit) && backlogLimit >= 1 && backlogLimit <= 2 ** 40)) {
+      throw new RangeError(`backlogLimit must be an integer 1..2**40 characters, got ${backlogLimit}`);
+    }
+    this.backlogLimit = backlogLimit;
+    /** Envelope characters published and not yet acknowledged by Redis. */
+    this.backlog = 0;
+    /** Set while shedding: {since, messages, publishes, holdUntil} (ms, counts). */
+    this.shedding = null;
+    this.shedHoldMs = SHED_HOLD_FIRST_MS;
+    this.shedEndedAt = -Infinity;
     this.broker = broker;
     this.channel = channelName(broker);
     this.logger = logger;
@@ -133,9 +164,49 @@ class RedisRelay {
       this._notRelayed(count);
       return;
     }
-    // Rejected when the connection drops with the command in flight: Redis
-    // may or may not have relayed it; counted as not relayed.
-    this.pub.publish(this.channel, envelope).catch(() => this._notRelayed(count));
+    // An envelope alone bigger than the limit still goes when nothing is pending.
+    if (this.shedding === null && this.backlog > 0 && this.backlog + envelope.length > this.backlogLimit) {
+      this._startShedding();
+    }
+    if (this.shedding !== null) {
+      this.notRelayedTotal += count;
+      this.shedding.messages += count;
+      this.shedding.publishes += 1;
+      return;
+    }
+    const size = envelope.length;
+    this.backlog += size;
+    this.pub.publish(this.channel, envelope).then(() => this._acknowledged(size), () => {
+      // Rejected when the connection drops with the command in flight: Redis
+      // may or may not have relayed it; counted as not relayed.
+      this._notRelayed(count);
+      this._acknowledged(size);
+    });
+  }
+
+  _acknowledged(size) {
+    this.backlog -= size;
+    this._maybeCaughtUp();
+  }
+
+  _startShedding() {
+    const now = Date.now();
+    const streak = now - this.shedEndedAt < SHED_STREAK_MS;
+    this.shedHoldMs = streak ? Math.min(this.shedHoldMs * 2, SHED_HOLD_MAX_MS) : SHED_HOLD_FIRST_MS;
+    this.shedding = { since: now, messages: 0, publishes: 0, holdUntil: now + this.shedHoldMs };
+    this.logger.warning(`broker ${this.broker.url}: Redis is not keeping up (${this.backlog} characters of publishes ` +
+      `unacknowledged); not relaying this process's messages for at least ${Math.round(this.shedHoldMs / 1000)} s, ` +
+      'until it has caught up');
+    setTimeout(() => this._maybeCaughtUp(), this.shedHoldMs).unref();
+  }
+
+  _maybeCaughtUp() {
+    if (this.shedding === null || this.backlog > 0 || Date.now() < this.shedding.holdUntil) return;
+    const { since, messages, publishes } = this.shedding;
+    this.shedding = null;
+    this.shedEndedAt = Date.now();
+    this.logger.warning(`broker ${this.broker.url}: Redis caught up after ${((this.shedEndedAt - since) / 1000).toFixed(1)} s; ` +
+      `${messages} messages (${publishes} publishes) from this process were not relayed meanwhile`);
   }
 
   _notRelayed(count) {
@@ -162,6 +233,13 @@ class RedisRelay {
   _lost(role) {
     if (!this.started || this.stopping || this.outage !== null) return;
     this.outage = { since: Date.now(), messages: 0, publishes: 0 };
+    if (this.shedding !== null) {
+      // The outage's count and its reconnect line take over the episode.
+      this.outage.messages = this.shedding.messages;
+      this.outage.publishes = this.shedding.publishes;
+      this.shedding = null;
+      this.shedEndedAt = Date.now();
+    }
     const why = this.lastError ? `: ${this.lastError.message}` : '';
     this.logger.warning(`broker ${this.broker.url}: lost the ${role} connection${why}; ` +
       `serving this process's sessions only, reconnecting with backoff`);
@@ -188,4 +266,4 @@ class RedisRelay {
   }
 }
 
-module.exports = { RedisRelay, BrokerUnreachableError, channelName, backoffMs };
+module.exports = { RedisRelay, BrokerUnreachableError, channelName, backoffMs, SHED_HOLD_FIRST_MS };

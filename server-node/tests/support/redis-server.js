@@ -1,7 +1,7 @@
 'use strict';
 // A real, private redis-server (Debian's, installed by `make setup-redis`) on
 // a free loopback port, for the scale-out tests: started, killed (SIGKILL, as
-// a crash), restarted on the same port, and always stopped.
+// a crash), frozen (SIGSTOP) and thawed, restarted on the same port, and always stopped.
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -78,6 +78,16 @@ class RedisServer {
       this.child.kill('SIGKILL');
       await this.exited;
     }
+  }
+
+  /** SIGSTOP: Redis stays connected but answers nothing (a stalled broker). */
+  freeze() {
+    this.child.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after freeze(): Redis answers what it was sent meanwhile. */
+  thaw() {
+    this.child.kill('SIGCONT');
   }
 
   async stop() {

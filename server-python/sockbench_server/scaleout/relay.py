@@ -16,6 +16,16 @@ relay logs one warning, counts every message it cannot relay (nothing is
 queued for later: late would reorder against what sessions already got),
 reconnects with capped exponential backoff, and logs the count once both
 connections are back.
+
+A Redis that is up but does not keep up (stopped, swapped out, starved of
+CPU) is the other fault: without a bound the queue grows with every publish
+until the process runs out of memory. The relay holds at most
+``backlog_limit`` characters of envelopes Redis has not acknowledged (queued
+plus in flight). A publish beyond that is not relayed (counted, as in an
+outage: relaying it later would be late), one warning starts the episode,
+and it ends once Redis has acknowledged everything and a hold time has passed
+- 1 s, doubling up to 60 s while episodes follow each other within a minute,
+so a Redis that stays too slow costs two log lines a minute, not a flood.
 """
 
 from __future__ import annotations
@@ -45,6 +55,15 @@ BACKOFF_FIRST_S = 0.1
 BACKOFF_MAX_S = 2.0
 #: How long the first connection may take before the process gives up (exit 1).
 CONNECT_TIMEOUT_S = 3.0
+#: Envelope characters (>= bytes on the wire / 4, = bytes for ASCII) a process
+#: may hold for a Redis that does not acknowledge them; 8 Mi: a few hundred ms
+#: of a fast-mode broadcast at 10 M msgs/s, far below --max-total-buffer's default.
+BACKLOG_LIMIT = 8 * 1024 * 1024
+#: Shedding lasts at least this long (s), doubling per episode that starts
+#: within SHED_STREAK_S of the last one's end, up to SHED_HOLD_MAX_S.
+SHED_HOLD_FIRST_S = 1.0
+SHED_HOLD_MAX_S = 60.0
+SHED_STREAK_S = 60.0
 
 _LOST = (RedisConnectionError, RedisTimeoutError, OSError, EOFError)
 
@@ -69,7 +88,12 @@ def backoff_s(attempt: int) -> float:
 
 
 class RedisRelay:
-    def __init__(self, broker: BrokerAddress) -> None:
+    """``backlog_limit``: envelope characters held for Redis (queued + in
+    flight) before publishes are shed, 1 to 2**40 (default BACKLOG_LIMIT)."""
+
+    def __init__(self, broker: BrokerAddress, backlog_limit: int = BACKLOG_LIMIT) -> None:
+        if not 1 <= backlog_limit <= 2 ** 40:
+            raise ValueError(f"backlog_limit must be 1..2**40 characters, got {backlog_limit}")
         self.broker = broker
         self.channel = channel_name(broker)
         self.origin = new_origin()
@@ -78,6 +102,13 @@ class RedisRelay:
         self._sub: Optional[aioredis.Redis] = None
         self._pubsub = None
         self._queue: collections.deque = collections.deque()  # (envelope, message count)
+        self.backlog_limit = backlog_limit
+        #: Envelope characters queued or in flight (not yet acknowledged by Redis).
+        self.backlog = 0
+        #: Set while shedding: [since (monotonic s), messages, publishes, hold until].
+        self._shedding: Optional[list] = None
+        self._shed_hold_s = SHED_HOLD_FIRST_S
+        self._shed_ended_at = -float("inf")
         self._wake = asyncio.Event()
         self._tasks: list = []
         self._stopping = False
@@ -140,8 +171,44 @@ class RedisRelay:
         if self._outage is not None or not self._pub_ok:
             self._not_relayed(count, 1)
             return
+        # An envelope alone bigger than the limit still goes when nothing is pending.
+        if self._shedding is None and self.backlog and self.backlog + len(envelope) > self.backlog_limit:
+            self._start_shedding()
+        if self._shedding is not None:
+            self.not_relayed_total += count
+            self._shedding[1] += count
+            self._shedding[2] += 1
+            return
+        self.backlog += len(envelope)
         self._queue.append((envelope, count))
         self._wake.set()
+
+    def _acknowledged(self, batch: list) -> None:
+        """Redis answered (or the connection failed) for ``batch``: it no longer counts."""
+        self.backlog -= sum(len(envelope) for envelope, _ in batch)
+        self._maybe_caught_up()
+
+    # -- shedding while Redis is slow -------------------------------------
+
+    def _start_shedding(self) -> None:
+        now = time.monotonic()
+        streak = now - self._shed_ended_at < SHED_STREAK_S
+        self._shed_hold_s = min(self._shed_hold_s * 2, SHED_HOLD_MAX_S) if streak else SHED_HOLD_FIRST_S
+        self._shedding = [now, 0, 0, now + self._shed_hold_s]
+        log.warning("broker %s: Redis is not keeping up (%d characters of publishes unacknowledged); "
+                    "not relaying this process's messages for at least %.0f s, until it has caught up",
+                    self.broker.url, self.backlog, self._shed_hold_s)
+        asyncio.get_event_loop().call_later(self._shed_hold_s, self._maybe_caught_up)
+
+    def _maybe_caught_up(self) -> None:
+        if self._shedding is None or self.backlog > 0 or time.monotonic() < self._shedding[3]:
+            return
+        since, messages, publishes, _ = self._shedding
+        self._shedding = None
+        self._shed_ended_at = time.monotonic()
+        log.warning("broker %s: Redis caught up after %.1f s; %d messages (%d publishes) from this "
+                    "process were not relayed meanwhile", self.broker.url, self._shed_ended_at - since,
+                    messages, publishes)
 
     async def _writer(self) -> None:
         attempt = 0
@@ -173,6 +240,8 @@ class RedisRelay:
                 # relayed; counted as not relayed (the contract's caveat).
                 self._lost("publish", exc)
                 self._not_relayed(sum(count for _, count in batch), len(batch))
+            finally:
+                self._acknowledged(batch)
 
     def _drop_queue(self) -> None:
         """What was queued when Redis went away is not relayed (never late)."""
@@ -180,6 +249,7 @@ class RedisRelay:
             queued = list(self._queue)
             self._queue.clear()
             self._not_relayed(sum(count for _, count in queued), len(queued))
+            self._acknowledged(queued)
 
     def _not_relayed(self, messages: int, publishes: int) -> None:
         self.not_relayed_total += messages
@@ -241,6 +311,11 @@ class RedisRelay:
         if self._outage is not None:
             return
         self._outage = [time.monotonic(), 0, 0]
+        if self._shedding is not None:
+            # The outage's count and its reconnect line take over the episode.
+            self._outage[1:3] = self._shedding[1:3]
+            self._shedding = None
+            self._shed_ended_at = time.monotonic()
         why = f": {exc}" if exc else ""
         log.warning("broker %s: lost the %s connection%s; serving this process's sessions only, "
                     "reconnecting with backoff", self.broker.url, role, why)

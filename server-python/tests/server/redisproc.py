@@ -1,10 +1,11 @@
 """A real, private redis-server (Debian's, installed by `make setup-redis`)
 on a free loopback port, for the scale-out tests: started, crashed (SIGKILL),
-restarted on the same port, always stopped."""
+frozen (SIGSTOP) and thawed, restarted on the same port, always stopped."""
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -65,6 +66,16 @@ class RedisServer:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(5)
+
+    def freeze(self) -> None:
+        """SIGSTOP: Redis stays connected but answers nothing (a stalled broker)."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT after freeze(): Redis answers what it was sent meanwhile."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
         self.crash()
