@@ -25,6 +25,18 @@ _ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
                           "aborted": "level ended: aborted"}
 
 
+def saturation_server_cpu(level):
+    """The server's CPU % at the level's saturation point: the saturation object's own field (v2),
+    else the measured point it came from (v1 files: same received/s, state ok); None if neither."""
+    sat = level.get("saturation") or {}
+    if sat.get("server_cpu_pct") is not None:
+        return sat["server_cpu_pct"]
+    for point in level.get("points") or []:
+        if point.get("state") == "ok" and point.get("received_per_s") == sat.get("received_per_s"):
+            return point.get("server_cpu_pct")
+    return None
+
+
 def repetition_floor_reasons(level):
     """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
     (or when the level has no figure at all). `level`: a level object of a result file, or one
@@ -35,7 +47,7 @@ def repetition_floor_reasons(level):
     reasons = []
     if sat.get("client_bound"):
         reasons.append("client-bound")
-    cpu = sat.get("server_cpu_pct")
+    cpu = saturation_server_cpu(level)
     if cpu is None:
         reasons.append("server CPU not measured")
     elif cpu < SERVER_BUSY_PCT:
@@ -61,7 +73,7 @@ def level_floor_reasons(level):
             kind = _kind(reason)
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "busy":
-                busy.append(run["saturation"]["server_cpu_pct"])
+                busy.append(saturation_server_cpu(run))
     out = []
     for kind in sorted(counts, key=_RANK.index):
         if kind == "busy":

@@ -41,3 +41,15 @@ def test_one_floor_among_the_repetitions_marks_the_level_with_how_many():
     assert level_floor_reasons(level) == ["server 81–93 % busy (< 95 %) in 2 of 3",
                                           "max rate reached (never overloaded) in 1 of 3"]
     assert level_floor_reasons({"runs": [rep(), rep(), rep()]}) == []
+
+
+def test_a_version_1_file_takes_the_cpu_of_the_point_its_figure_came_from():
+    level = rep(cpu=None)
+    level["points"] = [{"state": "ok", "received_per_s": 900.0, "server_cpu_pct": 40.0},
+                       {"state": "ok", "received_per_s": 1000.0, "server_cpu_pct": 87.9},
+                       {"state": "saturated", "received_per_s": 1000.0, "server_cpu_pct": 99.0}]
+    assert repetition_floor_reasons(level) == ["server 87 % busy (< 95 %)"]
+    level["points"][1]["server_cpu_pct"] = 99.0
+    assert repetition_floor_reasons(level) == []
+    level["points"] = []
+    assert repetition_floor_reasons(level) == ["server CPU not measured"]
