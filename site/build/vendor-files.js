@@ -22,7 +22,7 @@ const VENDOR_SCRIPTS = [
   ['flot/source/jquery.flot.uiConstants.js', 'flot/jquery.flot.uiConstants.js'],
   // log y axis: RTT spans 1 ms .. 5 s, a linear axis hides the knee.
   ['flot/source/jquery.flot.logaxis.js', 'flot/jquery.flot.logaxis.js'],
-  // "cross" marker for client-bound points.
+  // "cross" marker for client-bound points and floor figures.
   ['flot/source/jquery.flot.symbol.js', 'flot/jquery.flot.symbol.js'],
   ['flot/source/jquery.flot.hover.js', 'flot/jquery.flot.hover.js'],
   ['flot/source/jquery.flot.axislabels.js', 'flot/jquery.flot.axislabels.js'],

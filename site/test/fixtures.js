@@ -1,7 +1,7 @@
 'use strict';
 // The test fixtures, read straight from disk: the oracle the pages are checked
-// against. Real result files, the deliberately broken ones (invalid-*.json),
-// and cases derived from a real run at test time.
+// against. Real result files (one of them repeated), the deliberately broken
+// ones (invalid-*.json), and cases derived from a real run at test time.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -53,33 +53,44 @@ function derivedRun(result) {
 }
 
 /**
- * A real run given the repeated-run fields of sockbench.result/2 (issue 16:
- * `repetitions` and `saturation.spread`), to check that the site draws and
- * words a spread. Shape only, no number invented: the median is the level's
- * real saturation figure, and min/max are the received rates of the ramp
- * points measured just below and just above it in the same level (what the
- * neighbouring steps of that server actually delivered). Replace with a real
- * REPEAT=3 fixture once `make bench` writes one.
+ * The real result files measured with repetitions (sockbench.result/2 written
+ * by `bench/run_bench.py --repeat N`): at least one level with a `spread`.
+ * Empty when the fixture directory has none; the tests that need one skip.
  */
-function repeatedRun(result) {
-  const repeated = JSON.parse(JSON.stringify(result));
-  repeated.run_id = `${result.run_id}-repeated`;
-  repeated.label = `${result.label} (spread check)`;
-  const spreadLevels = [];
-  for (const level of repeated.levels) {
-    if (!level.saturation) continue;
-    const i = level.points.findIndex((p) => p.state === 'ok' && p.received_per_s === level.saturation.received_per_s);
-    const below = level.points[i - 1];
-    const above = level.points[i + 1];
-    if (!below || !above) continue;
-    const median = level.saturation.received_per_s;
-    const [min, max] = [below.received_per_s, above.received_per_s].sort((a, b) => a - b);
-    if (!(min <= median && median <= max)) continue;
-    level.repetitions = 3;
-    level.saturation.spread = { min, median, max };
-    spreadLevels.push(level);
-  }
-  return { repeated, spreadLevels };
+const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.saturation && l.saturation.spread));
+
+// The fairness rule as the README states it, written from the result files'
+// fields for the tests (the site's own is src/js/floors.js): a saturation
+// figure is the server's limit only when the server was >= 95 % busy, the
+// client was not client-bound and the level overloaded the server; a level's
+// figure is a floor when any of its repetitions' is.
+const SERVER_BUSY_PCT = 95;
+const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'connect_failed', 'aborted'];
+
+/**
+ * The server CPU % behind a level's (or one repetition's) saturation figure:
+ * the saturation object's own `server_cpu_pct` (version 2 files), else, for
+ * version 1 files that lack it, the CPU of the measured point the figure was
+ * taken at (state ok, same received/s); null when neither recorded one.
+ */
+function saturationServerCpu(level) {
+  const sat = level.saturation;
+  if (!sat) return null;
+  if (sat.server_cpu_pct != null) return sat.server_cpu_pct;
+  const point = (level.points || []).find((p) => p.state === 'ok' && p.received_per_s === sat.received_per_s);
+  return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
+}
+
+/** Whether one repetition's figure (a level, or one entry of its `runs[]`) is a floor. */
+function isRepetitionFloor(level) {
+  const sat = level.saturation;
+  if (!sat) return false;
+  const cpu = saturationServerCpu(level);
+  return Boolean(sat.client_bound) || cpu == null || cpu < SERVER_BUSY_PCT || ENDS_WITHOUT_OVERLOAD.includes(level.end_reason);
+}
+
+function isFloor(level) {
+  return (level.runs && level.runs.length ? level.runs : [level]).some(isRepetitionFloor);
 }
 
 function hasTwoMeasuredPoints(level) {
@@ -103,4 +114,7 @@ function expectedRttAt(points, field, stat, x, logX) {
   return null;
 }
 
-module.exports = { FIXTURES_DIR, brokenFiles, realRuns, derivedRun, repeatedRun, hasTwoMeasuredPoints, expectedRttAt };
+module.exports = {
+  FIXTURES_DIR, brokenFiles, realRuns, repeatedRuns, derivedRun,
+  SERVER_BUSY_PCT, saturationServerCpu, isRepetitionFloor, isFloor, hasTwoMeasuredPoints, expectedRttAt,
+};

@@ -9,7 +9,7 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
-const { FIXTURES_DIR, brokenFiles, realRuns } = require('./fixtures');
+const { FIXTURES_DIR, brokenFiles, realRuns, isFloor } = require('./fixtures');
 const { openPage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
 const { httpGet, assertDrawn } = require('./checks');
@@ -65,9 +65,15 @@ describe('summary page built from the fixtures and the 2011 set', () => {
         for (const fact of [run.result.machine.cpu_model, run.result.server.runtime_version]) {
           assert.ok(text.includes(fact), `table row of ${run.file} lacks "${fact}"`);
         }
-        // The mode is named beside every figure, with its algorithm; single runs say so.
+        // The mode is named beside every figure, with its algorithm; single runs say so, repeated
+        // levels give their median's count and min–max.
         assert.match(text, run.result.server.mode === 'fast' ? /fast \(coalesced\)/ : /\(one frame per message\)/);
-        assert.match(text, /single run/);
+        for (const l of run.result.levels.filter((lv) => lv.saturation)) {
+          const spread = l.saturation.spread;
+          const expected = spread && l.repetitions > 1
+            ? `median of ${l.repetitions}, range ${format.rate(spread.min)}–${format.rate(spread.max)}` : 'single run';
+          assert.ok(text.includes(expected), `${run.file} N=${l.concurrency}: no "${expected}" in ${text}`);
+        }
         // CPU at the saturation point, as the file records it there.
         const level = run.result.levels.find((l) => l.saturation);
         const point = level && level.points.find((p) => p.state === 'ok' && p.received_per_s === level.saturation.received_per_s);
@@ -75,6 +81,12 @@ describe('summary page built from the fixtures and the 2011 set', () => {
           assert.ok(text.includes(`${format.trim(point.server_cpu_pct, 3)} % / ${format.trim(point.client_cpu_pct, 3)} %`),
             `${run.file}: CPU at saturation not shown`);
         }
+        // Every figure that is a floor by the fairness rule reads "≥ …" and says why; no other does.
+        const floorCells = row.locator('td.floor');
+        const floors = run.result.levels.filter((l) => l.saturation && isFloor(l));
+        assert.equal(await floorCells.count(), floors.length, `${run.file}: floors marked`);
+        for (let i = 0; i < floors.length; i++) assert.match(await floorCells.nth(i).innerText(), /^≥ [\s\S]*a floor: /);
+        assert.equal((text.match(/≥/g) || []).length, floors.length, `${run.file}: "≥" only on floors`);
         const href = await row.locator('a.raw-link').getAttribute('href');
         const raw = await httpGet(new URL(href, `${site.origin}/index.html`).href);
         assert.equal(raw.status, 200);
@@ -185,6 +197,9 @@ describe('summary page built from the fixtures and the 2011 set', () => {
 
       const row = page.locator(`#summary-table tbody[data-run-id="${historic[0].run_id}"]`);
       assert.match(await row.innerText(), /mean RTT only/);
+      // 2011 published no CPU: its figures are drawn as published, not marked as floors.
+      assert.doesNotMatch(await row.innerText(), /≥|a floor/);
+      assert.ok(!chart.series.some((s) => s.symbol === 'cross' && historic.some((h) => h.run_id === s.run)), '2011 figures crossed');
       const href = await row.locator('a.raw-link').getAttribute('href');
       assert.equal((await httpGet(new URL(href, `${site.origin}/index.html`).href)).status, 200);
       assert.deepEqual(page.problems, []);
@@ -220,6 +235,12 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       const details = await page.innerText('#details-saturation');
       assert.match(details, new RegExp(`${format.rate(level.saturation.received_per_s)} msgs/s, single run; server CPU`));
       assert.match(details, /client CPU .*steal/);
+      // Why the figure is a floor, when the rule makes it one (and nothing when not).
+      const runLine = details.split('\n').find((line) => line.startsWith(run.result.label)
+        && line.includes(`${format.rate(level.saturation.received_per_s)} msgs/s`)) || '';
+      assert.ok(runLine, details);
+      if (isFloor(level)) assert.match(runLine, /; a floor: \S/, runLine);
+      else assert.doesNotMatch(runLine, /a floor/, runLine);
 
       await page.getByRole('button', { name: 'None' }).click();
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, 0);

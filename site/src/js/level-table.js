@@ -1,10 +1,11 @@
 // Per-level table under a run's charts: how each concurrency level went
-// (connections, saturation point with its spread, CPU there, memory, why it
-// ended). Works for historic runs too, where most columns are "—".
+// (connections, saturation point with its spread, "≥" and why when it is only
+// a floor for the server, CPU there, memory, why it ended). Works for historic
+// runs too, where most columns are "—".
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures } = root.Sockbench;
+  const { format, summaryFigures, floors } = root.Sockbench;
 
   function cell(row, text, className) {
     const td = document.createElement('td');
@@ -28,7 +29,9 @@
       cell(row, String(f.concurrency), 'num');
       cell(row, f.connected == null ? '—' : `${f.connected}`, f.connected != null && f.connected < f.concurrency ? 'num attention' : 'num');
       cell(row, String(levelPoints.length), 'num');
-      const sat = cell(row, f.saturation ? format.rate(f.spread ? f.spread.median : f.saturation.received_per_s) : 'none ok', 'num');
+      const floor = f.floorReasons.length > 0;
+      const figure = f.saturation ? format.rate(f.spread ? f.spread.median : f.saturation.received_per_s) : 'none ok';
+      const sat = cell(row, floor ? `${floors.FLOOR_PREFIX}${figure}` : figure, floor ? 'num floor' : 'num');
       if (f.saturation) {
         const note = document.createElement('small');
         note.className = 'spread';
@@ -36,6 +39,13 @@
           ? `median of ${f.repetitions}, range ${format.rate(f.spread.min)}–${format.rate(f.spread.max)}`
           : 'single run';
         sat.append(document.createElement('br'), note);
+      }
+      // A floor, not the server's limit: say why (floors.js has the rule).
+      if (floor) {
+        const why = document.createElement('small');
+        why.className = 'floor-note';
+        why.textContent = floors.describeFloor(f.floorReasons);
+        sat.append(document.createElement('br'), why);
       }
       cell(row, f.saturation ? format.rate(f.saturation.sent_per_s) : '—', 'num');
       cell(row, f.saturation ? format.ms(f.saturation.rtt_mean_ms) : '—', 'num');

@@ -2,7 +2,8 @@
 // with the common colour-vision deficiencies; its light yellow is left out,
 // it vanishes on white) and every series also gets its own marker shape, so
 // two lines stay apart in greyscale prints too. Red is reserved for the
-// 200 ms threshold, black for client-bound marks; dashes mean client-bound.
+// 200 ms threshold, black for client-bound marks (on the summary, for every
+// saturation figure that is only a floor: floors.js); dashes mean the same.
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
   else (root.Sockbench = root.Sockbench || {}).palette = factory();
@@ -12,12 +13,12 @@
   // Okabe & Ito, "Color Universal Design" (2002): blue, orange, bluish green,
   // reddish purple, sky blue, vermillion, and grey for the seventh.
   const SERIES_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#7f7f7f'];
-  // flot's symbol plugin shapes; "cross" is kept for client-bound marks.
+  // flot's symbol plugin shapes; "cross" is kept for client-bound and floor marks.
   const SERIES_MARKERS = ['circle', 'square', 'diamond', 'triangle'];
   const THRESHOLD_LINE = '#c0392b';
   const THRESHOLD_BAND = 'rgba(192, 57, 43, 0.07)';
   const CLIENT_BOUND_MARK = '#111111';
-  // Client-bound segments: on, off in CSS pixels (flot lines.dashes).
+  // Client-bound (summary: floor) segments: on, off in CSS pixels (flot lines.dashes).
   const CLIENT_BOUND_DASHES = [5, 4];
 
   /** Colour of the i-th series (0-based); repeats after seven. */

@@ -93,7 +93,8 @@
   /**
    * Splits a polyline into the segments drawn solid and those drawn dashed:
    * a segment is dashed when either end point is flagged (client-bound, so
-   * that stretch of the line measures the client). flot breaks a line at a
+   * that stretch of the line measures the client; on the summary, a figure
+   * that is only a floor for the server). flot breaks a line at a
    * null point, so each part is one data array with nulls between runs.
    * @param {number[][]} data [x, y] pairs in drawing order
    * @param {boolean[]} flagged one flag per point

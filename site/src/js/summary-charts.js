@@ -1,6 +1,7 @@
 // The summary's two charts, one series per selected run: saturation
 // throughput against concurrency (the median, with a min–max band where the
-// run was repeated; a dashed segment where the client was the limit), and
+// run was repeated; dashed, with ✕, where the figure is only a floor for the
+// server: client-bound, server < 95 % busy, max rate reached; see floors.js), and
 // server RSS against concurrency (peak during the level, and at its start).
 // Axes follow the selected runs. Hovering shows every series' value at the
 // nearest concurrency level (measured values only: nothing is interpolated).
@@ -8,9 +9,12 @@
   'use strict';
 
   const $ = root.jQuery;
-  const { format, summaryFigures, seriesLegend, axisScale, palette, series, historic } = root.Sockbench;
+  const { format, summaryFigures, seriesLegend, axisScale, palette, series, historic, floors } = root.Sockbench;
 
   const MIB = 1024 * 1024;
+
+  // What makes a saturation figure a floor (floors.js has the rule), for the chart's key.
+  const FLOOR_KINDS = `client-bound, server < ${floors.SERVER_BUSY_PCT} % busy (or not measured), or the profile's max rate reached`;
 
   const CHARTS = {
     saturation: {
@@ -35,7 +39,7 @@
     return run.resultShape;
   }
 
-  /** Text for one saturation figure: value, spread or "single run", and why it may be a floor. */
+  /** Text for one saturation figure: value, and its spread or "single run". */
   function describeSaturation(figure) {
     const value = figure.spread ? figure.spread.median : figure.saturation.received_per_s;
     const parts = [`${format.rate(value)} msgs/s`];
@@ -56,10 +60,10 @@
     const result = resultOf(run);
     if (kind === 'saturation') {
       const s = summaryFigures.saturationSeries(result);
-      return { ...s, flags: s.figures.map((f) => f.saturation.client_bound) };
+      return { ...s, flags: s.figures.map((f) => f.floorReasons.length > 0) };
     }
     const s = summaryFigures.rssSeries(result);
-    return { data: s.data, atStart: s.atStart, band: [], clientBound: [], figures: s.figures, flags: s.data.map(() => false) };
+    return { data: s.data, atStart: s.atStart, band: [], floors: [], figures: s.figures, flags: s.data.map(() => false) };
   }
 
   function flotSeriesOf(kind, e) {
@@ -80,7 +84,7 @@
         lines: { show: true, lineWidth }, points: { show: false } });
     }
     if (parts.dashed.length) {
-      out.push({ data: parts.dashed, color: e.color, sockbenchRole: 'client-bound', hoverable: false, sockbenchRun: e.run.run_id,
+      out.push({ data: parts.dashed, color: e.color, sockbenchRole: 'floor', hoverable: false, sockbenchRun: e.run.run_id,
         lines: { show: true, lineWidth: 2, dashes: palette.CLIENT_BOUND_DASHES }, points: { show: false } });
     }
     // Hollow RSS-at-start markers go under the peak's filled ones (they often coincide).
@@ -92,8 +96,8 @@
     out.push({ data: s.data, color: e.color, sockbenchRole: 'points', sockbenchRun: e.run.run_id,
       lines: { show: false },
       points: { show: true, symbol: e.marker, radius: 3.5, lineWidth: 1.5, fillColor: e.historic ? '#ffffff' : e.color } });
-    if (s.clientBound.length) {
-      out.push({ data: s.clientBound, color: palette.CLIENT_BOUND_MARK, sockbenchRole: 'client-bound-mark',
+    if (s.floors.length) {
+      out.push({ data: s.floors, color: palette.CLIENT_BOUND_MARK, sockbenchRole: 'floor-mark', sockbenchRun: e.run.run_id,
         lines: { show: false }, points: { show: true, symbol: 'cross', radius: 7, lineWidth: 2 } });
     }
     return out;
@@ -169,10 +173,10 @@
 
     const extraRows = [];
     if (kind === 'saturation') {
-      const clientBound = shown.reduce((n, e) => n + e.series.clientBound.length, 0);
-      extraRows.push(seriesLegend.legendKeyRow('marker-client-bound-line', clientBound > 0
-        ? `dashed, ✕: the saturation figure was client-bound (${clientBound}): a lower bound for the server`
-        : 'no selected saturation figure was client-bound (it would be dashed, ✕)'));
+      const floorCount = shown.reduce((n, e) => n + e.series.floors.length, 0);
+      extraRows.push(seriesLegend.legendKeyRow('marker-floor-line', floorCount > 0
+        ? `dashed, ✕: the figure is a floor, not the server's limit (${floorCount}): ${FLOOR_KINDS}; hover for which`
+        : `no selected saturation figure is a floor (it would be dashed, ✕: ${FLOOR_KINDS})`));
       const repeated = shown.filter((e) => e.series.band.length > 0).length;
       extraRows.push(seriesLegend.legendKeyRow('marker-band', repeated > 0
         ? `band: min–max across repetitions, line: their median (${repeated} of ${shown.length} shown runs repeated; the rest are single runs)`
@@ -194,7 +198,7 @@
     })), { onToggle: (id, on) => view.onToggleRun(id, on), extraRows });
 
     const idleDetails = kind === 'saturation'
-      ? 'Hover over a level for each run\'s figure, its spread, and the server and client CPU there.'
+      ? 'Hover over a level for each run\'s figure, its spread, the server and client CPU there, and why it is a floor when it is one.'
       : '';
     if (elements.details) {
       elements.details.className = 'point-details';
@@ -214,8 +218,8 @@
         values.set(e.run.run_id, index >= 0 ? chart.formatValue(e.series.data[index][1]) : (ran ? chart.missing : 'level not run'));
         if (kind === 'saturation' && index >= 0) {
           const figure = e.series.figures[index];
-          const bound = figure.saturation.client_bound ? ', client-bound (a floor)' : '';
-          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${bound}`);
+          const floor = figure.floorReasons.length ? `; ${floors.describeFloor(figure.floorReasons)}` : '';
+          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${floor}`);
         }
       }
       legend.showValues(`at ${nearest} connections`, values);

@@ -1,9 +1,10 @@
 // The figures the summary page compares across runs, per concurrency level:
-// saturation throughput and server memory. Pure functions (tested in node).
+// saturation throughput and server memory, and whether each saturation figure
+// is the server's limit or a floor (floors.js). Pure functions (tested in node).
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory();
-  else (root.Sockbench = root.Sockbench || {}).summaryFigures = factory();
-})(typeof self !== 'undefined' ? self : this, function () {
+  if (typeof module === 'object' && module.exports) module.exports = factory(require('./floors'));
+  else (root.Sockbench = root.Sockbench || {}).summaryFigures = factory(root.Sockbench.floors);
+})(typeof self !== 'undefined' ? self : this, function (floors) {
   'use strict';
 
   /**
@@ -24,7 +25,8 @@
    * @returns {{concurrency: number, connected: number, saturation: object|null,
    *            repetitions: number, spread: {min: number, median: number, max: number}|null,
    *            serverCpuPct: number|null, clientCpuPct: number|null, stealPct: number|null,
-   *            rssAtStartBytes: number|null, peakRssBytes: number|null, endReason: string}[]}
+   *            rssAtStartBytes: number|null, peakRssBytes: number|null, endReason: string,
+   *            floorReasons: string[]}[]}
    *   `saturation` is the level's own verdict (highest received msgs/s of a
    *   point whose mean RTT stayed under ok_mean_ms), as the client wrote it;
    *   with repetitions its received_per_s is their median and `spread`
@@ -32,6 +34,10 @@
    *   CPU and steal are those of the saturation point. RSS: the server
    *   process serves every level in order, so a level's peak includes what
    *   earlier levels left; `rssAtStartBytes` (its first point) shows that.
+   *   `floorReasons`: why the saturation figure is only a floor for the
+   *   server (floors.levelFloorReasons; [] when it is the server's limit or
+   *   there is no figure). 2011's published runs are never marked: they
+   *   published no CPU, and the rule is today's, not theirs.
    */
   function levelFigures(result) {
     return result.levels.map((level) => {
@@ -51,6 +57,7 @@
         rssAtStartBytes: rss.length ? rss[0] : null,
         peakRssBytes: rss.length ? Math.max(...rss) : null,
         endReason: level.end_reason,
+        floorReasons: result.historic ? [] : floors.levelFloorReasons(level),
       };
     });
   }
@@ -62,10 +69,11 @@
 
   /**
    * Series for "saturation throughput vs concurrency".
-   * @returns {{data: number[][], band: number[][], clientBound: number[][], figures: object[]}}
+   * @returns {{data: number[][], band: number[][], floors: number[][], figures: object[]}}
    *   data: [N, received msgs/s] (the median when repeated); band: [N, max, min]
-   *   for levels with a spread; clientBound: the data points whose figure was
-   *   client-bound; figures: the levelFigures behind `data`, index for index.
+   *   for levels with a spread; floors: the data points whose figure is only a
+   *   floor for the server (client-bound, server < 95 % busy, max rate reached,
+   *   …: see `floorReasons`); figures: the levelFigures behind `data`, index for index.
    */
   function saturationSeries(result) {
     const figures = levelFigures(result).filter((f) => f.saturation);
@@ -73,8 +81,8 @@
       data: figures.map((f) => [f.concurrency, f.spread ? f.spread.median : f.saturation.received_per_s]),
       band: figures.filter((f) => f.spread && f.repetitions > 1)
         .map((f) => [f.concurrency, f.spread.max, f.spread.min]),
-      clientBound: figures
-        .filter((f) => f.saturation.client_bound)
+      floors: figures
+        .filter((f) => f.floorReasons.length > 0)
         .map((f) => [f.concurrency, f.spread ? f.spread.median : f.saturation.received_per_s]),
       figures,
     };

@@ -1,10 +1,15 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
 const { levelFigures, saturationSeries, rssSeries, distinctLabels, hasRepetitions } = require('./summary-figures');
+const historic = require('./historic');
 
 // Minimal shapes exercising the logic (not benchmark data).
-const saturationAt = (received, clientBound) => ({ target_rate: 1, received_per_s: received, sent_per_s: 1, rtt_mean_ms: 1, client_bound: clientBound });
+const saturationAt = (received, clientBound, serverCpuPct = 99) => ({
+  target_rate: 1, received_per_s: received, sent_per_s: 1, rtt_mean_ms: 1, client_bound: clientBound, server_cpu_pct: serverCpuPct,
+});
 const result = {
   levels: [
     { concurrency: 10, connected: 10, end_reason: 'overloaded', saturation: saturationAt(500, false),
@@ -21,10 +26,40 @@ test('levelFigures: saturation as written, peak RSS over the level, null when un
   assert.equal(figures[1].saturation, null);
 });
 
-test('saturationSeries skips levels without an ok point and marks client-bound ones', () => {
+test('levelFigures: each level says why its saturation figure is a floor, [] when it is the server\'s limit', () => {
+  assert.deepEqual(levelFigures(result).map((f) => f.floorReasons), [
+    [],
+    [], // no figure: nothing to mark, though the level failed to connect
+    ['client-bound', 'max rate reached (never overloaded)'],
+  ]);
+  const idle = { levels: [{ ...result.levels[0], saturation: saturationAt(500, false, 87.4) }] };
+  assert.deepEqual(levelFigures(idle)[0].floorReasons, ['server 87 % busy (< 95 %)']);
+});
+
+test('levelFigures: a repeated level is a floor when one of its repetitions is, the median\'s own verdict aside', () => {
+  const level = result.levels[0];
+  const repetition = (clientBound) => ({ ...level, saturation: saturationAt(500, clientBound) });
+  const repeated = { levels: [{ ...level, repetitions: 3, runs: [repetition(false), repetition(true), repetition(false)] }] };
+  assert.deepEqual(levelFigures(repeated)[0].floorReasons, ['client-bound in 1 of 3']);
+  assert.deepEqual(saturationSeries(repeated).floors, [[10, 500]]);
+});
+
+test('levelFigures: 2011\'s published runs are drawn as before, never marked for the CPU they did not publish', () => {
+  const file = path.join(__dirname, '..', '..', '..', 'results', 'historic', '2011', '2011-node.json');
+  const shape = historic.asResultShape(JSON.parse(fs.readFileSync(file, 'utf8')));
+  const figures = levelFigures(shape).filter((f) => f.saturation);
+  assert.ok(figures.length > 0, 'the 2011 file has saturation figures');
+  assert.ok(figures.every((f) => f.saturation.server_cpu_pct == null), 'and no CPU with them');
+  assert.deepEqual(figures.map((f) => f.floorReasons), figures.map(() => []));
+  assert.deepEqual(saturationSeries(shape).floors, []);
+  // The same levels outside the historic shape would be floors: the exemption is what keeps them unmarked.
+  assert.ok(levelFigures({ levels: shape.levels }).some((f) => f.floorReasons.includes('server CPU not measured')));
+});
+
+test('saturationSeries skips levels without an ok point and marks the floors', () => {
   const series = saturationSeries(result);
   assert.deepEqual(series.data, [[10, 500], [40, 900]]);
-  assert.deepEqual(series.clientBound, [[40, 900]]);
+  assert.deepEqual(series.floors, [[40, 900]]);
   assert.deepEqual(series.band, [], 'a single run has no band');
   assert.equal(hasRepetitions(result), false);
 });
@@ -38,7 +73,7 @@ test('with repetitions the line is the median and the band spans min..max', () =
   const series = saturationSeries(repeated);
   assert.deepEqual(series.data, [[10, 500], [40, 880]]);
   assert.deepEqual(series.band, [[10, 700, 400], [40, 900, 850]]);
-  assert.deepEqual(series.clientBound, [[40, 880]]);
+  assert.deepEqual(series.floors, [[40, 880]]);
   assert.equal(hasRepetitions(repeated), true);
   assert.equal(levelFigures(repeated)[0].repetitions, 3);
 });
@@ -46,7 +81,7 @@ test('with repetitions the line is the median and the band spans min..max', () =
 test('CPU and steal come from the saturation point, or from the saturation object when it carries them', () => {
   const level = {
     concurrency: 5, connected: 5, end_reason: 'overloaded',
-    saturation: saturationAt(500, false),
+    saturation: saturationAt(500, false, null), // as in a version 1 file: no CPU on the saturation object
     points: [
       { state: 'ok', received_per_s: 300, server_cpu_pct: 50, client_cpu_pct: 20, steal_pct: 0.1, server_rss_bytes: 1048576 },
       { state: 'ok', received_per_s: 500, server_cpu_pct: 97, client_cpu_pct: 40, steal_pct: 0.3, server_rss_bytes: 2 * 1048576 },

@@ -4,7 +4,7 @@
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts } = root.Sockbench;
+  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts, floors } = root.Sockbench;
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -110,10 +110,13 @@
     } else {
       satCell.textContent = 'none ok';
     }
-    if (sat && sat.client_bound) {
-      satCell.classList.add('attention');
-      satCell.title = 'client-bound: the client, not the server, limited this point';
-      satCell.insertBefore(document.createTextNode(' ✕'), satCell.childNodes[1] || null);
+    // A floor, not the server's limit (floors.js has the rule): "≥" and why.
+    if (figure.floorReasons.length > 0) {
+      const why = floors.describeFloor(figure.floorReasons);
+      satCell.classList.add('floor');
+      satCell.title = `${why}: the server's limit is at least this`;
+      satCell.firstChild.textContent = `${floors.FLOOR_PREFIX}${satCell.firstChild.textContent}`;
+      satCell.append(document.createElement('br'), el('small', 'floor-note', why));
     }
     const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
     const cpu = el('td', 'num cpu-cell', sat ? `${pct(figure.serverCpuPct)} / ${pct(figure.clientCpuPct)}` : '—');
