@@ -37,25 +37,32 @@ def saturation_server_cpu(level):
     return None
 
 
+def _repetition_kinds(level):
+    """The kinds of floor one repetition's figure is, in _RANK order ("busy" stands for "server N %
+    busy (< 95 %)"); [] when it is the server's limit or the level has no figure."""
+    sat = level.get("saturation")
+    if not sat:
+        return []
+    kinds = []
+    if sat.get("client_bound"):
+        kinds.append("client-bound")
+    cpu = saturation_server_cpu(level)
+    if cpu is None:
+        kinds.append("server CPU not measured")
+    elif cpu < SERVER_BUSY_PCT:
+        kinds.append("busy")
+    end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
+    if end:
+        kinds.append(end)
+    return kinds
+
+
 def repetition_floor_reasons(level):
     """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
     (or when the level has no figure at all). `level`: a level object of a result file, or one
     element of a repeated level's `runs[]`."""
-    sat = level.get("saturation")
-    if not sat:
-        return []
-    reasons = []
-    if sat.get("client_bound"):
-        reasons.append("client-bound")
-    cpu = saturation_server_cpu(level)
-    if cpu is None:
-        reasons.append("server CPU not measured")
-    elif cpu < SERVER_BUSY_PCT:
-        reasons.append(f"server {_pct(cpu)} % busy (< {SERVER_BUSY_PCT:.0f} %)")
-    end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
-    if end:
-        reasons.append(end)
-    return reasons
+    return [_busy_text(_pct(saturation_server_cpu(level))) if kind == "busy" else kind
+            for kind in _repetition_kinds(level)]
 
 
 def level_floor_reasons(level):
@@ -69,8 +76,7 @@ def level_floor_reasons(level):
     runs = level.get("runs") or [level]
     counts, busy = {}, []
     for run in runs:
-        for reason in repetition_floor_reasons(run):
-            kind = _kind(reason)
+        for kind in _repetition_kinds(run):
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "busy":
                 busy.append(saturation_server_cpu(run))
@@ -78,7 +84,7 @@ def level_floor_reasons(level):
     for kind in sorted(counts, key=_RANK.index):
         if kind == "busy":
             lo, hi = _pct(min(busy)), _pct(max(busy))
-            text = f"server {lo if lo == hi else lo + '–' + hi} % busy (< {SERVER_BUSY_PCT:.0f} %)"
+            text = _busy_text(lo if lo == hi else f"{lo}–{hi}")
         else:
             text = kind
         if len(runs) > 1:
@@ -95,5 +101,5 @@ def _pct(cpu):
     return str(math.floor(cpu))
 
 
-def _kind(reason):
-    return "busy" if reason.startswith("server ") and "% busy" in reason else reason
+def _busy_text(pct_text):
+    return f"server {pct_text} % busy (< {SERVER_BUSY_PCT:.0f} %)"
