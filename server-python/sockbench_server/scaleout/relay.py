@@ -35,7 +35,7 @@ import collections
 import logging
 import random
 import time
-from typing import Callable, Optional
+from typing import Awaitable, Callable, Optional
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -210,19 +210,23 @@ class RedisRelay:
                     "process were not relayed meanwhile", self.broker.url, self._shed_ended_at - since,
                     messages, publishes)
 
+    async def _reconnect(self, connect: Callable[[], Awaitable[None]], attempt: int) -> int:
+        """Reconnect attempt ``attempt`` (1, 2, ...) of one side, after its
+        backoff: the next attempt's number if it failed, 0 once connected."""
+        await asyncio.sleep(backoff_s(attempt))
+        try:
+            await connect()
+        except _LOST:
+            return attempt
+        self._maybe_back()
+        return 0
+
     async def _writer(self) -> None:
         attempt = 0
         while not self._stopping:
             if not self._pub_ok:
                 self._drop_queue()
-                attempt += 1
-                await asyncio.sleep(backoff_s(attempt))
-                try:
-                    await self._connect_pub()
-                except _LOST:
-                    continue
-                attempt = 0
-                self._maybe_back()
+                attempt = await self._reconnect(self._connect_pub, attempt + 1)
                 continue
             await self._wake.wait()
             self._wake.clear()
@@ -264,14 +268,7 @@ class RedisRelay:
         attempt = 0
         while not self._stopping:
             if not self._sub_ok:
-                attempt += 1
-                await asyncio.sleep(backoff_s(attempt))
-                try:
-                    await self._connect_sub()
-                except _LOST:
-                    continue
-                attempt = 0
-                self._maybe_back()
+                attempt = await self._reconnect(self._connect_sub, attempt + 1)
                 continue
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
