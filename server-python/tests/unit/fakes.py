@@ -1,7 +1,9 @@
 """Test doubles for the sans-I/O core: a manual clock/timer wheel, receivers
-that record frames, and an application that records callbacks."""
+that record frames, and an application that records callbacks; and
+`messages_of`, which reads the messages back out of recorded frames."""
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from sockbench_server.api import SockJSConnection
@@ -119,3 +121,12 @@ def make_service(app=None, codec: str = "json", **options) -> Tuple[Service, Fak
 
 def info():
     return ConnectionInfo("127.0.0.1", "/test/1/2/xhr", {}, "xhr")
+
+
+def messages_of(frames):
+    """Every message of the a[...] frames, in order."""
+    out = []
+    for f in frames:
+        if f.startswith("a"):
+            out.extend(json.loads(f[1:]))
+    return out

@@ -3,7 +3,6 @@ iteration, shared wire bytes, order with private sends and gaps, and the
 same messages as naive mode for any sequence."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -14,7 +13,7 @@ from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, SlowConsumer
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.protocol.states import CLOSED
 from sockbench_server.protocol.ratelog import slow_consumers
-from fakes import FakeReceiver, info, make_service, polling
+from fakes import FakeReceiver, info, make_service, messages_of, polling
 
 
 class WireReceiver(FakeReceiver):
@@ -34,15 +33,6 @@ class WireReceiver(FakeReceiver):
         self.wires.append(wire)
         self.frames.append(wire[1:-1].decode("utf-8"))
         return True
-
-
-def messages_of(frames):
-    """Every message of the a[...] frames, in order."""
-    out = []
-    for f in frames:
-        if f.startswith("a"):
-            out.extend(json.loads(f[1:]))
-    return out
 
 
 def open_sessions(svc, n, receiver=WireReceiver):

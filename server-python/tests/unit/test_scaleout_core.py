@@ -6,7 +6,6 @@ frame as encoded for the local sessions (fast) or one per message (naive),
 relayed messages delivered once and never published again."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -18,7 +17,7 @@ from sockbench_server.scaleout.broker_url import BrokerUrlError, parse_broker_ur
 from sockbench_server.scaleout.domain import join_domain
 from sockbench_server.scaleout.envelope import (
     EnvelopeError, batch_envelope, frame_messages, message_envelope, new_origin, open_envelope)
-from fakes import FakeReceiver, info, make_service
+from fakes import FakeReceiver, info, make_service, messages_of
 
 
 # -- --broker --------------------------------------------------------------
@@ -110,14 +109,6 @@ def joined(mode):
     raw_receiver = FakeReceiver()
     raw.attach(raw_receiver)
     return app, timers, relay, framed, raw_receiver
-
-
-def messages_of(frames):
-    out = []
-    for f in frames:
-        if f.startswith("a"):
-            out.extend(json.loads(f[1:]))
-    return out
 
 
 def test_fast_mode_publishes_once_per_flush_the_frame_its_sessions_got():
