@@ -7,6 +7,7 @@
 
   const {
     siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
+    verdictPanel,
   } = root.Sockbench;
 
   function button(text, onClick, dataset) {
@@ -129,6 +130,7 @@
     const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render);
 
     renderGroupCards(document.getElementById('algorithm-groups'), groupIds, selection);
+    verdictPanel.renderVerdictPanel({ select: document.getElementById('verdict-level'), list: document.getElementById('verdict-sentences') }, allRuns);
     for (const pick of picks) {
       groupPickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { group: pick.key, ids: pick.ids.join(',') }));
     }

@@ -1,0 +1,39 @@
+// The verdict at the top of the summary: one sentence per algorithm group
+// (verdict.js has the rule), at the level the reader picks; by default each
+// group's highest level where every one of its runs has a figure.
+(function (root) {
+  'use strict';
+
+  const { verdict } = root.Sockbench;
+
+  /**
+   * @param {{select: HTMLSelectElement, list: HTMLElement}} elements
+   * @param {object[]} runs every run entry, today's and historic
+   */
+  function renderVerdictPanel(elements, runs) {
+    const initial = verdict.verdicts(runs);
+    const levels = [...new Set(initial.flatMap((v) => v.levels))].sort((a, b) => a - b);
+    elements.select.textContent = '';
+    const defaults = initial.map((v) => `${v.title.split(',')[0]}: ${v.defaultLevel}`).join(', ');
+    elements.select.appendChild(new Option(`highest where all were measured (${defaults})`, ''));
+    for (const level of levels) elements.select.appendChild(new Option(`${level} clients`, String(level)));
+
+    const show = () => {
+      const value = elements.select.value;
+      const results = verdict.verdicts(runs, { level: value === '' ? null : Number(value) });
+      elements.list.textContent = '';
+      for (const v of results) {
+        const item = document.createElement('li');
+        item.className = 'verdict-sentence';
+        item.dataset.group = v.group;
+        item.dataset.level = v.level == null ? '' : String(v.level);
+        item.textContent = v.sentence;
+        elements.list.appendChild(item);
+      }
+    };
+    elements.select.addEventListener('change', show);
+    show();
+  }
+
+  root.Sockbench.verdictPanel = { renderVerdictPanel };
+})(self);

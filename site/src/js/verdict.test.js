@@ -1,0 +1,124 @@
+'use strict';
+// The verdict sentence: ranks only what the ranges support. Cases come from the
+// committed reference set (results/reference, REPEAT=3, real runs) and from the
+// site's single-run fixtures; a missing run or a floor is made by removing
+// measurements from a real file, never by adding numbers.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { verdicts, relation } = require('./verdict');
+
+const REFERENCE = path.join(__dirname, '..', '..', '..', 'results', 'reference');
+const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
+
+function runsIn(dir, pattern = /^\d{4}-.*\.json$/) {
+  return fs.readdirSync(dir).filter((f) => pattern.test(f)).sort().map((f) => {
+    const result = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    return { run_id: result.run_id, label: result.label, started_at: result.started_at, result };
+  });
+}
+
+const perMessage = (list) => list.find((v) => v.group === 'per-message');
+const entry = (v, name) => v.ranked.find((e) => e.name === name);
+
+/** Every adjacent pair of every verdict at every level, with what the rule saw. */
+function everyPair(runs) {
+  const pairs = [];
+  for (const first of verdicts(runs)) {
+    for (const level of first.levels) {
+      const v = verdicts(runs, { level }).find((x) => x.group === first.group);
+      v.relations.forEach((rel, i) => pairs.push({ rel, higher: v.ranked[i].figure, lower: v.ranked[i + 1].figure, v }));
+    }
+  }
+  return pairs;
+}
+
+test('">" only where the ranges do not overlap, both repeated, and the lower figure is the server\'s limit', () => {
+  const pairs = everyPair(runsIn(REFERENCE));
+  assert.ok(pairs.some((p) => p.rel.symbol === '>'), 'the reference set has strict orders');
+  for (const { rel, higher, lower, v } of pairs) {
+    if (rel.symbol !== '>') continue;
+    assert.ok(higher.min > lower.max, `${v.sentence}: ranges overlap`);
+    assert.ok(higher.repetitions > 1 && lower.repetitions > 1, v.sentence);
+    assert.deepEqual(lower.floorReasons, [], `${v.sentence}: the lower figure is a floor`);
+  }
+});
+
+test('overlapping ranges read "within noise", never ">"', () => {
+  // 2000 clients, one frame per message: ours on CPython 79.5k–104k and sockjs-node 88.9k–98.3k overlap.
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
+  const cpython = v.ranked.findIndex((e) => e.name === 'ours on CPython');
+  const node = v.ranked.findIndex((e) => e.name === 'sockjs-node');
+  assert.equal(Math.abs(cpython - node), 1, 'neighbours by median');
+  assert.equal(v.relations[Math.min(cpython, node)].symbol, '≈');
+  assert.match(v.sentence, /ours on CPython 97\.6k \(79\.5k–104k\) ≈ sockjs-node 94\.8k \(88\.9k–98\.3k\)/);
+  assert.match(v.sentence, /ours on CPython and sockjs-node within noise/);
+  for (const { rel, higher, lower } of everyPair(runsIn(REFERENCE))) {
+    if (higher.min <= lower.max) assert.notEqual(rel.symbol, '>');
+  }
+});
+
+test('a floor is written "≥" with its reasons, and a floor below another figure is not ranked', () => {
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 1000 }));
+  // sockjs-tornado on CPython at 1000: server 91–92 % busy in 2 of 3, far below the PyPy peer's range.
+  const peer = entry(v, 'sockjs-tornado on CPython');
+  assert.ok(peer.figure.floorReasons.length > 0);
+  assert.match(v.sentence, /sockjs-tornado on CPython ≥ 28\.2k/);
+  const i = v.ranked.indexOf(peer);
+  assert.equal(v.relations[i - 1].symbol, '?');
+  assert.match(v.relations[i - 1].why, /sockjs-tornado on CPython is a floor/);
+  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-tornado on CPython \(server 91–92 % busy \(< 95 %\) in 2 of 3\)/);
+  // A floor on top ranks fine when it is clear of the next range: ours on PyPy at 2000 (client-bound in 1 of 3).
+  const top = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
+  assert.equal(top.ranked[0].name, 'ours on PyPy');
+  assert.ok(top.ranked[0].figure.floorReasons.length > 0);
+  assert.equal(top.relations[0].symbol, '>');
+  assert.match(top.sentence, /^One frame per message, 2000 clients: ours on PyPy ≥ 127k/);
+});
+
+test('a floor overlapping another range is not called within noise', () => {
+  // 500 clients: ours on PyPy (server 83 % busy in 1 of 3) overlaps ours on CPython.
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 500 }));
+  assert.equal(v.relations[0].symbol, '?');
+  assert.match(v.relations[0].why, /ours on PyPy is a floor: not ranked/);
+  assert.doesNotMatch(v.sentence, /ours on PyPy and ours on CPython within noise/);
+});
+
+test('a run missing at the highest level moves the default down and is named when the reader picks that level', () => {
+  const runs = runsIn(REFERENCE);
+  const node = runs.find((r) => r.result.server.name === 'sockjs-node' && r.result.server.mode === 'naive');
+  node.result = { ...node.result, levels: node.result.levels.filter((l) => l.concurrency !== 2000) };
+  const byDefault = perMessage(verdicts(runs));
+  assert.equal(byDefault.level, 1000, 'highest level where all were measured');
+  assert.equal(byDefault.missing.length, 0);
+  const picked = perMessage(verdicts(runs, { level: 2000 }));
+  assert.deepEqual(picked.missing, ['sockjs-node']);
+  assert.match(picked.sentence, /; no figure at this level: sockjs-node\.$/);
+  assert.ok(!picked.ranked.some((e) => e.name === 'sockjs-node'));
+});
+
+test('single runs are never ranked: their noise is unknown', () => {
+  const runs = runsIn(FIXTURES, /^2026-11-22-.*\.json$/);
+  for (const { rel } of everyPair(runs)) assert.equal(rel.symbol, '?');
+  const v = perMessage(verdicts(runs));
+  assert.match(v.sentence, /\(single run\)/);
+  assert.match(v.sentence, /a single run, noise unknown/);
+});
+
+test('a group with one run at the level says there is nothing to rank', () => {
+  const runs = runsIn(REFERENCE).filter((r) => r.result.server.mode === 'fast').slice(0, 1);
+  const [v] = verdicts(runs);
+  assert.equal(v.group, 'coalesced');
+  assert.match(v.sentence, /the only run measured here, nothing to rank/);
+});
+
+test('relation is symmetric in what it refuses: a floor on either side of an overlap blocks "≈"', () => {
+  const figure = (min, max, floor) => ({ median: (min + max) / 2, min, max, repetitions: 3, floorReasons: floor ? ['client-bound in 1 of 3'] : [] });
+  const e = (name, f) => ({ name, figure: f });
+  assert.equal(relation(e('a', figure(10, 20, false)), e('b', figure(15, 18, false))).symbol, '≈');
+  assert.equal(relation(e('a', figure(10, 20, true)), e('b', figure(15, 18, false))).symbol, '?');
+  assert.equal(relation(e('a', figure(10, 20, false)), e('b', figure(15, 18, true))).symbol, '?');
+  assert.equal(relation(e('a', figure(30, 40, true)), e('b', figure(15, 18, false))).symbol, '>');
+  assert.equal(relation(e('a', figure(30, 40, false)), e('b', figure(15, 18, true))).symbol, '?');
+});
