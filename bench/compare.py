@@ -18,6 +18,10 @@ least one repetition the server was < 95 % busy, the client was client-bound
 ("†", it measures the client, not the server), or the level ended without
 overloading the server. A floor on the lower side of a gap is no verdict: the
 lower server's limit is unknown.
+
+Both forms start with the verdict (bench/verdict.py: the same sentences as the
+summary page, one per algorithm group), at `--level N` clients or by default
+at each group's highest level where every run has a figure.
 """
 
 import glob
@@ -28,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from floors import level_floor_reasons  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
+from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
 RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ramp
 # The default baseline of a folder comparison: the original sockjs-tornado on
@@ -232,33 +237,55 @@ def matrix_table(docs, base):
     return "\n".join(out)
 
 
-USAGE = ("usage: compare.py A.json B.json        (make compare A=... B=...)\n"
-         f"       compare.py FOLDER [--base TEXT]  (make compare DIR=... [BASE=...]; default base {DEFAULT_BASE})")
+USAGE = ("usage: compare.py A.json B.json [--level N]        (make compare A=... B=... [LEVEL=N])\n"
+         f"       compare.py FOLDER [--base TEXT] [--level N]  (make compare DIR=... [BASE=...] [LEVEL=N]; "
+         f"default base {DEFAULT_BASE})\n"
+         "       --level N: the verdict at N concurrent clients (default: the highest level every run measured)")
+
+
+def _take_option(argv, name, valid):
+    """Remove `name VALUE` from argv; (True, VALUE, argv) or (False, None, argv) when absent;
+    (None, None, argv) when the value is missing or not valid(value)."""
+    if name not in argv:
+        return False, None, argv
+    i = argv.index(name)
+    if i + 1 >= len(argv) or not valid(argv[i + 1]):
+        return None, None, argv
+    return True, argv[i + 1], argv[:i] + argv[i + 2:]
+
+
+def verdict_block(paths, level):
+    """The verdict lines to print above the tables."""
+    return ["Verdict" + (f" at {level} clients" if level else " (per group, the highest level every run measured)")
+            + ": > only where the min–max ranges do not overlap; ≈ within noise; ? not ranked; ≥ a floor.", ""] + [
+        f"- {line}" for line in verdict_sentences(paths, level)] + [""]
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
-    base = DEFAULT_BASE
-    if "--base" in argv:
-        i = argv.index("--base")
-        if i + 1 >= len(argv):
-            print(USAGE, file=sys.stderr)
-            return 2
-        base = argv[i + 1]
-        del argv[i:i + 2]
+    found, base, argv = _take_option(argv, "--base", lambda v: True)
+    found_level, level, argv = _take_option(argv, "--level", lambda v: v.isdigit() and int(v) >= 1)
+    if found is None or found_level is None:
+        print(USAGE, file=sys.stderr)
+        return 2
+    base = base or DEFAULT_BASE
+    level = int(level) if level else None
     if len(argv) not in (1, 2) or any(a.startswith("-") for a in argv) or (len(argv) == 1) != os.path.isdir(argv[0]):
         print(USAGE, file=sys.stderr)
         return 2
     try:
         if len(argv) == 2:
-            print(compare_table(load_result(argv[0]), load_result(argv[1])))
+            paths = argv
+            table = compare_table(load_result(argv[0]), load_result(argv[1]))
         else:
             paths = sorted(glob.glob(os.path.join(argv[0], "*.json")))
             paths = [p for p in paths if os.path.basename(p) != "schema.json"]
             if not paths:
                 raise ValueError(f"{argv[0]}: no result files (*.json)")
-            print(matrix_table([(p, load_result(p)) for p in paths], base))
-    except ValueError as exc:
+            table = matrix_table([(p, load_result(p)) for p in paths], base)
+        print("\n".join(verdict_block(paths, level)))
+        print(table)
+    except (ValueError, VerdictUnavailable) as exc:
         print(f"compare: {exc}", file=sys.stderr)
         return 1
     return 0

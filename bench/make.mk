@@ -17,6 +17,9 @@ A    ?=
 B    ?=
 DIR  ?=
 BASE ?=
+# `make compare`: the verdict's level, in concurrent clients (empty = per algorithm
+# group, the highest level every run measured).
+LEVEL ?=
 # Scale-out (WORKERS= and BROKER= are defined in bench/broker/make.mk): the
 # server runs WORKERS processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1:
 # the workers inherit it); WORKERS > 1 without BROKER, or BROKER=private,
@@ -50,7 +53,7 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
               "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
-              "make compare A=x.json B=y.json  Markdown: per level both medians, ratio, within noise or not" \
+              "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
               "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline"
 
 # After a run: rebuild the page and say where everything is.
@@ -63,19 +66,16 @@ endef
 # .venv-bench: CPython tools for checking and comparing results.
 setup-bench: $(STAMPS)/venv-bench
 $(STAMPS)/venv-bench: bench/requirements.txt | $(STAMPS)
-	python3.11 -m venv $(ROOT)/.venv-bench
-	$(ROOT)/.venv-bench/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
+	@$(call venv-complete-or-redone,$(ROOT)/.venv-bench,python3.11,$(ROOT)/.venv-bench/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements.txt)
 	@touch $@
 
 # The peer gets venvs of its own so none of our code is importable next to it.
 $(STAMPS)/venv-peer-cpython: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS)
-	python3.11 -m venv $(ROOT)/.venv-peer-cpython
-	$(ROOT)/.venv-peer-cpython/bin/pip install -q --disable-pip-version-check -r $<
+	@$(call venv-complete-or-redone,$(ROOT)/.venv-peer-cpython,python3.11,$(ROOT)/.venv-peer-cpython/bin/python -m pip install -q --disable-pip-version-check -r $<)
 	@touch $@
 $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS)
 	@$(call ensure-debian,pypy3 -c 'import venv$(,) ensurepip',pypy3 pypy3-venv pypy3-dev)
-	pypy3 -m venv $(ROOT)/.venv-peer-pypy
-	$(ROOT)/.venv-peer-pypy/bin/pip install -q --disable-pip-version-check -r $<
+	@$(call venv-complete-or-redone,$(ROOT)/.venv-peer-pypy,pypy3,$(ROOT)/.venv-peer-pypy/bin/python -m pip install -q --disable-pip-version-check -r $<)
 	@touch $@
 
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare
@@ -105,11 +105,11 @@ bench: $(BENCH_ALL_DEPS)
 
 compare: $(STAMPS)/venv-bench
 	@if [ -n "$(DIR)" ]; then \
-	  $(BENCH_PY) $(ROOT)/bench/compare.py $(DIR) $(if $(BASE),--base $(BASE)); \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(DIR) $(if $(BASE),--base $(BASE)) $(if $(LEVEL),--level $(LEVEL)); \
 	elif [ -n "$(A)" ] && [ -d "$(A)" ] && [ -z "$(B)" ]; then \
-	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(if $(BASE),--base $(BASE)); \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(if $(BASE),--base $(BASE)) $(if $(LEVEL),--level $(LEVEL)); \
 	elif [ -n "$(A)" ] && [ -n "$(B)" ]; then \
-	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(B); \
+	  $(BENCH_PY) $(ROOT)/bench/compare.py $(A) $(B) $(if $(LEVEL),--level $(LEVEL)); \
 	else \
 	  echo "usage: make compare A=results/x.json B=results/y.json   or   make compare DIR=results/reference [BASE=name]" >&2; exit 2; \
 	fi
