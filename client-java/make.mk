@@ -33,8 +33,10 @@ endef
 setup-java: $(CLIENT_JAR)
 
 # The jar is the stamp: rebuilt only when it is missing or older than pom.xml or a
-# main source (.stamps/setup-java is touched too, for tools that look there).
-$(CLIENT_JAR): $(JAVA_DIR)/pom.xml $(JAVA_SRCS) | $(STAMPS)
+# main source, or when the last build was stopped after Maven wrote it (the plain
+# jar comes first, the shaded one over it): .stamps/setup-java is touched after
+# the jar once the build has finished (redo-unless-complete, Makefile).
+$(CLIENT_JAR): $(JAVA_DIR)/pom.xml $(JAVA_SRCS) $(call redo-unless-complete,$(CLIENT_JAR),$(JAVA_STAMP)) | $(STAMPS)
 	$(java-check)
 	cd $(JAVA_DIR) && mvn -q -B package -DskipTests
 	@test -f $@

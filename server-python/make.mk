@@ -32,9 +32,10 @@ setup-python: $(STAMPS)/python-cpython $(STAMPS)/python-pypy
 # $(call py-install-venv,VENV,LABEL): the package (editable) with its test
 # dependencies, then each codec on its own; a codec that does not install is
 # skipped with one line, never failing setup. Binary wheels only for codecs:
-# nothing is compiled (orjson has no PyPy build at all).
+# nothing is compiled (orjson has no PyPy build at all). One shell command, the
+# INSTALL of venv-complete-or-redone (Makefile).
 define py-install-venv
-$(1)/bin/python -m pip install -q -c $(PY_CONSTRAINT) -e "$(PY_DIR)[test]"
+$(1)/bin/python -m pip install -q -c $(PY_CONSTRAINT) -e "$(PY_DIR)[test]" && \
 for codec in $(PY_CODECS); do \
   if [ "$(2)" = pypy ] && [ "$$codec" = orjson ]; then \
     echo "note: orjson skipped on PyPy (orjson supports CPython only)"; continue; \
@@ -48,15 +49,13 @@ endef
 $(STAMPS)/python-cpython: $(PY_SETUP_DEPS) | $(STAMPS)
 	@echo ">> server-python: CPython venv in $(VENV_CPYTHON)"
 	@command -v $(PY_CPYTHON) >/dev/null || { echo "sockbench needs $(PY_CPYTHON) on PATH" >&2; exit 1; }
-	@[ -x $(VENV_CPYTHON)/bin/python ] || $(PY_CPYTHON) -m venv $(VENV_CPYTHON)
-	@$(call py-install-venv,$(VENV_CPYTHON),cpython)
+	@$(call venv-complete-or-redone,$(VENV_CPYTHON),$(PY_CPYTHON),$(call py-install-venv,$(VENV_CPYTHON),cpython))
 	@touch $@
 
 $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 	@echo ">> server-python: PyPy venv in $(VENV_PYPY)"
 	@$(call ensure-debian,pypy3 -c 'import venv$(,) ensurepip',pypy3 pypy3-venv pypy3-dev)
-	@[ -x $(VENV_PYPY)/bin/python ] || pypy3 -m venv $(VENV_PYPY)
-	@$(call py-install-venv,$(VENV_PYPY),pypy)
+	@$(call venv-complete-or-redone,$(VENV_PYPY),pypy3,$(call py-install-venv,$(VENV_PYPY),pypy))
 	@touch $@
 
 # $(call py-test,VENV): unit and server-specific tests once (the scale-out

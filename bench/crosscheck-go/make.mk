@@ -34,10 +34,11 @@ define go-check
 endef
 
 # -buildvcs=false: the binary does not need git metadata, and stamping it fails
-# in checkouts owned by another user.
+# in checkouts owned by another user. Built beside, then renamed over the old
+# binary: a stopped build leaves no half-written binary that looks up to date.
 $(XCHECK_BIN): $(XCHECK_SRCS)
 	$(go-check)
-	cd $(XCHECK_DIR) && $(GO) build -buildvcs=false -o bin/crosscheck-go .
+	cd $(XCHECK_DIR) && $(GO) build -buildvcs=false -o bin/crosscheck-go.partial . && mv -f bin/crosscheck-go.partial bin/crosscheck-go
 
 test-crosscheck-go:
 	$(go-check)
