@@ -14,55 +14,33 @@ machine during the session hits every server alike instead of whichever ran
 last.
 """
 
-import dataclasses
+import functools
+
+from registry import load
 
 
-@dataclasses.dataclass(frozen=True)
-class Variant:
-    name: str     # what SERVERS= takes, e.g. "pypy-naive"
-    kind: str     # the launch spec in bench/servers.py SPECS
-    naive: bool   # pass --naive
-
-
-# Fast row first, then naive, then the peers: the order runs start in.
-MATRIX = (
-    Variant("pypy-fast", "pypy", False),
-    Variant("cpython-fast", "cpython", False),
-    Variant("node-fast", "node", False),
-    Variant("pypy-naive", "pypy", True),
-    Variant("cpython-naive", "cpython", True),
-    Variant("node-naive", "node", True),
-    Variant("sockjs-tornado-cpython", "peer-sockjs-tornado-cpython", False),
-    Variant("sockjs-tornado-pypy", "peer-sockjs-tornado-pypy", False),
-)
-BY_NAME = {v.name: v for v in MATRIX}
+@functools.lru_cache(maxsize=None)
+def registry():
+    """The server registry (bench/server-registry.json), read once; RegistryError if it is malformed.
+    Its entries are the variants: each names one server in one broadcast mode, and its default
+    group, in the registry's order (fast row first, then naive, then the peers), is what
+    `make bench` runs."""
+    return load()
 
 
 def select(names):
-    """Variants named in a comma list (SERVERS=), in the list's order; all of MATRIX for an empty list.
+    """Entries named in a comma list of entry and group names (SERVERS=), in the list's order; the
+    default group for an empty list or "all".
 
-    ValueError naming the unknown entries and the valid ones.
+    ValueError (registry.RegistryError) naming the unknown entries and the valid ones.
     """
-    wanted = [n.strip() for n in names.split(",") if n.strip()] if names else []
-    if not wanted:
-        return list(MATRIX)
-    unknown = [n for n in wanted if n not in BY_NAME]
-    if unknown:
-        raise ValueError(f"unknown server(s) {', '.join(unknown)}; choose from: {', '.join(BY_NAME)}")
-    seen, out = set(), []
-    for n in wanted:
-        if n not in seen:
-            seen.add(n)
-            out.append(BY_NAME[n])
-    return out
+    return registry().select(names)
 
 
-def single(kind, naive):
-    """The variant for one `make bench-<kind>` target (NAIVE=1 -> naive)."""
-    for v in MATRIX:
-        if v.kind == kind and v.naive == bool(naive):
-            return v
-    return Variant(f"{kind}-naive" if naive else kind, kind, bool(naive))
+def single(name, naive):
+    """The entry for one `make bench-<name>` target: an entry name, or a short name (`pypy`,
+    `node`) completed by the mode (NAIVE=1 -> `pypy-naive`)."""
+    return registry().single(name, naive)
 
 
 def interleave(variants, repeat):

@@ -29,7 +29,7 @@ from process_sampler import GroupSampler
 from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
 from scaleout import wants_private_broker
 from server_process import ServerProcess, StepError
-from servers import SPECS, server_command
+from servers import server_command
 
 # Stands in for the private broker's URL when the knobs are checked before
 # anything runs (the real port is known only once its redis-server is up).
@@ -53,14 +53,13 @@ def variant_argv(opts, variant, broker_url=None):
     broker_url: the private broker's URL once it runs; None = opts.broker as
     given (or a placeholder for a private one, for checking the knobs).
     """
-    spec = SPECS[variant.kind]
     workers = getattr(opts, "workers", 1)
     broker = getattr(opts, "broker", None)
     if broker_url is None and wants_private_broker(workers, broker):
         broker_url = PRIVATE_BROKER_PLACEHOLDER
     try:
-        return server_command(spec, opts.host, opts.port, opts.heartbeat,
-                              codec=opts.json if spec.has_codec else None, naive=variant.naive,
+        return server_command(variant, opts.host, opts.port, opts.heartbeat,
+                              codec=opts.json if variant.has_codec else None, naive=variant.naive,
                               workers=workers, broker=broker_url or broker)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
@@ -137,7 +136,6 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
     when the server runs workers (then also `server_total` and
     `server_processes`; `broker` for a private redis-server).
     """
-    spec = SPECS[variant.kind]
     workers = getattr(opts, "workers", 1)
     broker = getattr(opts, "broker", None)
     scaled = workers > 1 or broker is not None
@@ -153,11 +151,15 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
         log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(opts.server_cpus)}")
         server = stack.enter_context(ServerProcess(argv, opts.server_cpus, log_path, opts.ready_timeout))
         log(f"[wait for READY] {server.ready_line}")
+        mismatches = variant.ready_mismatches(server.fields)
+        if mismatches:
+            # A result must never carry one runtime's figures under another's name.
+            raise StepError("wait for READY", f"{variant.name}: {'; '.join(mismatches)}")
         processes = serving_processes(server)
         if opts.server_warmup:
             log("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)")
             warm_up(opts, server, client_cpus)
-        cmd = client_command(opts, server, spec, out_path, client_cpus, extra_client_args,
+        cmd = client_command(opts, server, variant, out_path, client_cpus, extra_client_args,
                              server_pid=client_sampled_pid(processes))
         log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None

@@ -36,14 +36,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
 from floors import level_floor_reasons  # noqa: E402
-from matrix import format_level_start_rates, interleave, level_start_rates, select, single  # noqa: E402
+from matrix import format_level_start_rates, interleave, level_start_rates, registry, select, single  # noqa: E402
 from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from profiles import default_repeat, load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
 from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker  # noqa: E402
 from server_process import StepError  # noqa: E402
-from servers import ROOT, SPECS  # noqa: E402
+from servers import ROOT  # noqa: E402
 
 DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
 
@@ -51,16 +51,18 @@ DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar"
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="run_bench.py", description=__doc__.split("\n\n")[0])
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--server", choices=sorted(SPECS), help="one server to benchmark (with --naive for naive mode)")
+    which.add_argument("--server", metavar="NAME",
+                       help="one server: a registry entry (bench/server-registry.json, e.g. cpython3.12-fast) or a "
+                            "short name completed by the mode (pypy -> pypy-fast, with --naive pypy-naive)")
     which.add_argument("--servers", metavar="LIST",
-                       help="comma list of matrix entries (bench/matrix.py), e.g. pypy-fast,node-naive; 'all' = the "
-                            "whole like-for-like matrix")
+                       help="comma list of registry entries and groups, e.g. pypy-fast,node-naive or runtimes; "
+                            "'all' = the default group (the like-for-like matrix)")
     p.add_argument("--profile", default="standard", help="client sweep profile, as the client lists them (default standard)")
     p.add_argument("--repeat", type=int, default=None,
                    help="independent repetitions per server, >= 1 (default: 3 for standard, 1 otherwise)")
     p.add_argument("--levels", default="", help="comma-separated concurrency levels, overriding the profile's")
     p.add_argument("--json", default="json", help="JSON codec for server-python: json|simplejson|ujson|orjson (default json)")
-    p.add_argument("--naive", action="store_true", help="with --server: the naive broadcast mode")
+    p.add_argument("--naive", action="store_true", help="with --server SHORTNAME: the naive entry (e.g. pypy-naive)")
     p.add_argument("--transport", default="sockjs", choices=("sockjs", "raw"), help="client transport (default sockjs)")
     p.add_argument("--host", default="127.0.0.1", help="server listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="server port 0-65535, 0 = any free port (default 8080)")
@@ -120,14 +122,30 @@ def _log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def available_variants(variants, log=None):
+    """The variants whose registry requirements are met; one line for each one skipped, naming what
+    is missing (e.g. CPython 3.13 under pyenv). StepError when none is left."""
+    log = log or _log
+    out = []
+    for v in variants:
+        why = registry().missing(v)
+        if why:
+            log(f"[skip] {v.name}: missing {why}")
+        else:
+            out.append(v)
+    if not out:
+        raise StepError("setup", f"none of {', '.join(v.name for v in variants)} can run on this machine (see above)")
+    return out
+
+
 def check_installed(variants, jar):
     """Stop early, naming what to run, when setup has not produced something we need."""
     if not os.path.exists(jar):
         raise StepError("setup", f"client jar {jar} is missing: run `make setup-java`")
     for v in variants:
-        exe = SPECS[v.kind].argv[0]
+        exe = v.argv[0]
         if os.path.isabs(exe) and not os.path.exists(exe):
-            raise StepError("setup", f"{exe} ({v.name}) is missing: run `make setup`")
+            raise StepError("setup", f"{exe} ({v.name}) is missing: run `make install-server SERVER={v.name}`")
 
 
 def _figure(sat):
@@ -179,6 +197,7 @@ def record_scaleout(doc, args):
 
 
 def run(args):
+    args.variants = available_variants(args.variants)
     check_installed(args.variants, args.client_jar)
     if wants_private_broker(args.workers, args.broker) and not shutil.which("redis-server"):
         raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")

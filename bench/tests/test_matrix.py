@@ -4,25 +4,29 @@ import pytest
 
 from factories import doc, level
 from factories import profile as make_profile
-from matrix import MATRIX, format_level_start_rates, interleave, level_start_rates, select, single
-from servers import SPECS
+from matrix import format_level_start_rates, interleave, level_start_rates, registry, select, single
+
+DEFAULT_EIGHT = ["pypy-fast", "cpython-fast", "node-fast", "pypy-naive", "cpython-naive", "node-naive",
+                 "sockjs-tornado-cpython", "sockjs-tornado-pypy"]
 
 
-def test_matrix_is_every_runtime_in_both_modes_plus_the_peer():
-    assert len(MATRIX) == 8
-    assert {(v.kind, v.naive) for v in MATRIX} == {
-        ("pypy", False), ("pypy", True), ("cpython", False), ("cpython", True), ("node", False), ("node", True),
-        ("peer-sockjs-tornado-cpython", False), ("peer-sockjs-tornado-pypy", False)}
-    assert all(v.kind in SPECS for v in MATRIX)
+def test_default_matrix_is_every_runtime_in_both_modes_plus_the_peer():
+    default = select("")
+    assert [e.name for e in default] == DEFAULT_EIGHT
+    assert select("all") == default == select("default")
+    assert {(e.argv[0].rsplit("/", 3)[-3] if e.argv[0].startswith("/") else e.argv[0], e.mode) for e in default} == {
+        (".venv-pypy", "fast"), (".venv-pypy", "naive"), (".venv-cpython", "fast"), (".venv-cpython", "naive"),
+        ("node", "fast"), ("node", "naive"), (".venv-peer-cpython", "naive"), (".venv-peer-pypy", "naive")}
 
 
 def test_servers_subset_keeps_the_given_order():
     assert [v.name for v in select("node-naive, pypy-fast,node-naive")] == ["node-naive", "pypy-fast"]
-    assert select("") == list(MATRIX)
+    assert [e.name for e in select("cpython-fast,default")] == ["cpython-fast"] + \
+        [n for n in DEFAULT_EIGHT if n != "cpython-fast"]
 
 
 def test_unknown_server_names_the_valid_ones():
-    with pytest.raises(ValueError, match="pypy-fst.*choose from: pypy-fast"):
+    with pytest.raises(ValueError, match="pypy-fst.*choose from: pypy-fast.*or a group: default, runtimes"):
         select("pypy-fst")
 
 
@@ -36,6 +40,16 @@ def test_repetitions_are_interleaved():
 def test_single_target_maps_to_its_matrix_entry():
     assert single("cpython", True).name == "cpython-naive"
     assert single("node", False).name == "node-fast"
+    assert single("cpython3.13-naive", False).name == "cpython3.13-naive"
+    with pytest.raises(ValueError, match="drop --naive"):
+        single("pypy-fast", True)
+
+
+def test_runtimes_group_holds_ours_beside_the_new_runtimes():
+    runtimes = [e.name for e in registry().group("runtimes")]
+    assert runtimes[:6] == DEFAULT_EIGHT[:6]
+    assert {"cpython3.12-fast", "cpython3.12-naive", "cpython3.13-fast", "cpython3.13-naive"} <= set(runtimes)
+    assert not any(e.peer and e.name.startswith("sockjs-tornado") for e in registry().group("runtimes"))
 
 
 def test_later_repetitions_start_at_half_the_first_ones_knee_within_the_profile():

@@ -7,39 +7,39 @@ import sys
 import pytest
 
 from scaleout import check_broker, wants_private_broker
-from servers import ROOT, SPECS, server_command
+from servers import ROOT, entry, server_command
 
 RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
 
 
 def test_workers_and_broker_are_passed_to_our_servers():
-    for kind in ("pypy", "cpython", "node"):
-        argv = server_command(SPECS[kind], "127.0.0.1", 0, 25, workers=2, broker="redis://127.0.0.1:7000/0")
+    for kind in ("pypy-fast", "cpython-fast", "node-fast"):
+        argv = server_command(entry(kind), "127.0.0.1", 0, 25, workers=2, broker="redis://127.0.0.1:7000/0")
         assert argv[argv.index("--workers") + 1] == "2"
         assert argv[argv.index("--broker") + 1] == "redis://127.0.0.1:7000/0"
 
 
 def test_one_worker_with_a_broker_passes_only_the_broker():
-    argv = server_command(SPECS["node"], "127.0.0.1", 0, 25, broker="redis://127.0.0.1:7000/3")
+    argv = server_command(entry("node-fast"), "127.0.0.1", 0, 25, broker="redis://127.0.0.1:7000/3")
     assert "--workers" not in argv and argv[-2:] == ["--broker", "redis://127.0.0.1:7000/3"]
 
 
 def test_plain_run_has_no_scaleout_flags():
-    argv = server_command(SPECS["pypy"], "127.0.0.1", 0, 25)
+    argv = server_command(entry("pypy-fast"), "127.0.0.1", 0, 25)
     assert "--workers" not in argv and "--broker" not in argv
 
 
-@pytest.mark.parametrize("kind", ["peer-sockjs-tornado-cpython", "peer-sockjs-tornado-pypy"])
+@pytest.mark.parametrize("kind", ["sockjs-tornado-cpython", "sockjs-tornado-pypy"])
 def test_peer_refuses_workers_and_broker(kind):
     with pytest.raises(ValueError, match="no --workers/--broker"):
-        server_command(SPECS[kind], "127.0.0.1", 0, 25, workers=2, broker="redis://127.0.0.1:7000/0")
+        server_command(entry(kind), "127.0.0.1", 0, 25, workers=2, broker="redis://127.0.0.1:7000/0")
     with pytest.raises(ValueError, match="no --workers/--broker"):
-        server_command(SPECS[kind], "127.0.0.1", 0, 25, broker="redis://127.0.0.1:7000/0")
+        server_command(entry(kind), "127.0.0.1", 0, 25, broker="redis://127.0.0.1:7000/0")
 
 
 def test_several_workers_without_a_broker_url_are_refused():
     with pytest.raises(ValueError, match="need a broker"):
-        server_command(SPECS["node"], "127.0.0.1", 0, 25, workers=2)
+        server_command(entry("node-fast"), "127.0.0.1", 0, 25, workers=2)
 
 
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:6379/0", "redis://localhost", "redis://10.0.0.5:6390/15", "private"])

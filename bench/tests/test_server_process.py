@@ -10,9 +10,9 @@ import pytest
 
 from ready_line import parse_ready_line
 from server_process import ServerProcess, StepError
-from servers import SPECS, server_command
+from servers import entry, server_command
 
-PEER = SPECS["peer-sockjs-tornado-cpython"]
+PEER = entry("sockjs-tornado-cpython")
 needs_peer = pytest.mark.skipif(not os.path.exists(PEER.argv[0]),
                                 reason="peer venv missing: run `make test-bench` (it installs it)")
 

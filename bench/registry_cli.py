@@ -1,0 +1,118 @@
+"""What make asks the server registry (bench/server-registry.json), one subcommand each.
+
+  python3 bench/registry_cli.py list
+      every entry: name, mode, groups, whether it can run here, label
+  python3 bench/registry_cli.py installs NAMES
+      the make goals installing the entries NAMES selects (entry and group names,
+      comma-separated; empty = the default group), one line on stderr for each
+      entry skipped because something it requires is missing
+  python3 bench/registry_cli.py argv NAME --host H --port P --heartbeat S [--json CODEC]
+                                     [--workers N] [--broker URL|private]
+      the entry's launch with the contract flags and its knobs, shell-quoted
+      (WORKERS/BROKER are checked against its knobs here and added by make's
+      scaleout-command, which may start a private redis-server)
+  python3 bench/registry_cli.py requirement NAME
+      the requirement check's output (e.g. an interpreter's home), or one line
+      naming what is missing and exit status 1
+
+A malformed registry or an unknown name: one line on stderr, exit status 2.
+Standard library only (make runs it with the system python3).
+"""
+
+import argparse
+import os
+import shlex
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from registry import RegistryError, load  # noqa: E402
+from servers import server_command  # noqa: E402
+
+
+def _list(reg, _args):
+    width = max(len(n) for n in reg.names())
+    for e in reg.entries:
+        why = reg.missing(e)
+        state = "ok" if why is None else f"missing {why}"
+        print(f"{e.name:<{width}}  {e.mode:<5}  {','.join(e.groups):<16}  {e.label}  [{state}]")
+    return 0
+
+
+def _installs(reg, args):
+    goals = []
+    for e in reg.select(args.names):
+        why = reg.missing(e)
+        if why:
+            print(f"[skip] {e.name}: missing {why}", file=sys.stderr)
+            continue
+        goals += [g for g in e.install if g not in goals]
+    print(" ".join(goals))
+    return 0
+
+
+def _argv(reg, args):
+    e = reg.entry(args.name)
+    why = reg.missing(e)
+    if why:
+        print(f"{e.name}: missing {why}", file=sys.stderr)
+        return 1
+    broker = args.broker
+    if broker == "private" or (args.workers > 1 and not broker):
+        broker = "redis://127.0.0.1:6379/0"  # stands in for the private one make's wrapper starts
+    try:
+        server_command(e, args.host, args.port, args.heartbeat, codec=args.json, workers=args.workers,
+                       broker=broker)
+        argv = server_command(e, args.host, args.port, args.heartbeat, codec=args.json)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(shlex.join(argv))
+    return 0
+
+
+def _requirement(reg, args):
+    if args.name not in reg.requirements:
+        print(f"unknown requirement {args.name!r}; declared: {', '.join(reg.requirements)}", file=sys.stderr)
+        return 2
+    out = reg.check_requirement(args.name)
+    if out is None:
+        print(f"missing {reg.requirements[args.name].missing}", file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="registry_cli.py", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="every entry and whether it can run here").set_defaults(run=_list)
+    s = sub.add_parser("installs", help="make goals installing the selected entries")
+    s.add_argument("names", nargs="?", default="", help="comma list of entry and group names (default: default)")
+    s.set_defaults(run=_installs)
+    s = sub.add_parser("argv", help="one entry's launch, shell-quoted")
+    s.add_argument("name")
+    s.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8080, help="port 0-65535 (default 8080)")
+    s.add_argument("--heartbeat", type=float, default=25.0, help="heartbeat, seconds > 0 (default 25)")
+    s.add_argument("--json", default="json", help="JSON codec, servers with the codec knob only (default json)")
+    s.add_argument("--workers", type=int, default=1, help="worker processes 1-64, checked only (default 1)")
+    s.add_argument("--broker", default="", help="redis:// URL or 'private', checked only (default none)")
+    s.set_defaults(run=_argv)
+    s = sub.add_parser("requirement", help="run one requirement's check")
+    s.add_argument("name")
+    s.set_defaults(run=_requirement)
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return args.run(load(), args)
+    except RegistryError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
