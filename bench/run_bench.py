@@ -12,7 +12,7 @@ on, the failed one gets no result file, and the exit status is 1. The server
 is stopped whatever happens (SIGTERM/SIGINT become an exception, so `finally`
 runs). Result file paths go to stdout, one per line.
 
-Scale-out (`--workers N`, `--broker URL|private`; README "Scaling out"):
+Scale-out (`--workers N`, `--broker URL|private`; docs/scaling-out.md):
 the server runs N worker processes pinned together to --server-cpu (they
 inherit its affinity); with N > 1 and no --broker, or --broker private, each
 repetition gets a fresh private redis-server (not pinned unless --broker-cpu).

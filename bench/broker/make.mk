@@ -1,5 +1,5 @@
 # broker: the Redis that joins server processes into one broadcast domain
-# (scale-out, README "Scaling out"). Included by the top-level Makefile, which
+# (scale-out, docs/scaling-out.md). Included by the top-level Makefile, which
 # defines ROOT, STAMPS and ensure-debian.
 #
 #   WORKERS=N   server worker processes (default 1: one process, no broker)

@@ -44,7 +44,7 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        ${MIN_SESSION_BUFFER} to 2^40 (default 1048576 = 1 MiB)
   --workers N          worker processes sharing the port (node:cluster), integer
                        1-${MAX_WORKERS} (default 1); more than 1 needs --broker and serves
-                       websocket transports only (README "Scaling out")
+                       websocket transports only (docs/scaling-out.md)
   --broker URL         redis://HOST[:PORT][/DB] (port 6379, db 0 by default): every
                        process given the same Redis and DB is one broadcast domain
                        (default: none, this process only)

@@ -4,7 +4,7 @@
 // one xhr poll after another), and node:cluster hands each new connection to
 // the next worker, so the requests of one session land on different workers,
 // each of which knows only its own sessions. Session affinity would need a
-// proxy that routes on the session path segment (README "Scaling out").
+// proxy that routes on the session path segment (docs/scaling-out.md, "HTTP transports").
 //
 // So with several workers this server serves websocket transports only, and
 // answers every HTTP transport request with the SockJS close frame

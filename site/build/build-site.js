@@ -17,7 +17,8 @@ const PAGE_SOURCE_DIR = path.join(SITE_DIR, 'src');
 const OUTPUT_MARKER = '.sockbench-site';
 const VENDOR_PLACEHOLDER = '<!-- sockbench:vendor-scripts -->';
 
-const README_PATH = path.join(REPO_DIR, 'README.md');
+// The one source of methodology.html's text.
+const METHODOLOGY_PATH = path.join(REPO_DIR, 'docs', 'methodology.md');
 
 const USAGE = `usage: node build/build-site.js [--results DIR] [--out DIR] [--schema FILE] [--historic-schema FILE]
   --results DIR   result files to read: DIR/*.json and DIR/reference/*.json, and the historic
@@ -112,7 +113,7 @@ function buildSite(options) {
   prepareOutputDir(options.out);
   copyVendorFiles(options.out);
   copyPageSources(options.out);
-  fs.writeFileSync(path.join(options.out, 'methodology.html'), methodologyPage(README_PATH));
+  fs.writeFileSync(path.join(options.out, 'methodology.html'), methodologyPage(METHODOLOGY_PATH));
 
   // Raw files are copied byte for byte (broken ones too, so readers can see why they failed).
   for (const { source } of [...runs, ...historic, ...errors]) {

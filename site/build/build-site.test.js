@@ -126,16 +126,32 @@ test('historic run sets (results/historic/<set>/) are validated, published raw a
   assert.equal(manifest.runs.length, 1, 'historic runs are not sockbench runs');
 });
 
-test('methodology.html is the README\'s Methodology section, with the anchor the summary links to', (t) => {
+test('methodology.html is docs/methodology.md, with the anchor the summary links to and GitHub\'s id on each section', (t) => {
   const out = path.join(tempDir(t), 'dist');
   buildSite({ results: tempDir(t), out, schema: SCHEMA_PATH });
   const html = fs.readFileSync(path.join(out, 'methodology.html'), 'utf8');
   assert.match(html, /<h1 id="methodology">Methodology<\/h1>/);
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const { sectionOf } = require('./methodology-page');
-  const firstSentence = sectionOf(readme, 'Methodology').split('\n')[0].replace(/\*\*/g, '');
-  assert.ok(html.replace(/<[^>]+>/g, '').includes(firstSentence.replace(/\*\*[^*]+\*\*\s*/, '').slice(0, 30)),
-    'the page carries the README text');
+  const source = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'methodology.md'), 'utf8');
+  const { splitTitle } = require('./methodology-page');
+  const firstWords = splitTitle(source).body.split('\n')[0].slice(0, 30);
+  assert.ok(html.replace(/<[^>]+>/g, '').includes(firstWords), 'the page carries the docs text');
+  const sections = source.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
+  assert.ok(sections.includes('A figure is the server\'s limit, or a floor'), 'the floors section the site and docs link to');
+  assert.match(html, /<h2 id="a-figure-is-the-servers-limit-or-a-floor">A figure is the server's limit, or a floor<\/h2>/);
+  assert.equal((html.match(/<h2 id="/g) || []).length, sections.length, 'every section is a heading on the page');
+  assert.ok(!/href="[^"]*\.md/.test(html), 'links into the repository become their text');
   assert.ok(!/https?:\/\//.test(html), 'no network references');
   assert.ok(!/<script/.test(html));
+});
+
+test('methodology page: headings get GitHub\'s ids, links become text, a file without a title is a clear error', (t) => {
+  const { headingId, markdownBlocksToHtml, methodologyPage } = require('./methodology-page');
+  assert.equal(headingId('6. Scale-out: `--workers` and `--broker`'), '6-scale-out---workers-and---broker');
+  assert.equal(headingId('Latency, honestly'), 'latency-honestly');
+  assert.equal(headingId('**Bold** _it_ snake_case'), 'bold-it-snake_case');
+  assert.equal(markdownBlocksToHtml('See [`results/README.md`](../results/README.md) and [the charts](x.md#a).'),
+    '<p>See <code>results/README.md</code> and the charts.</p>');
+  const file = path.join(tempDir(t), 'untitled.md');
+  fs.writeFileSync(file, 'no title heading here\n');
+  assert.throws(() => methodologyPage(file), /untitled\.md has no "# " title heading/);
 });

@@ -59,7 +59,7 @@ function derivedRun(result) {
  */
 const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.saturation && l.saturation.spread));
 
-// The fairness rule as the README states it, written from the result files'
+// The fairness rule as docs/methodology.md states it, written from the result files'
 // fields for the tests (the site's own is src/js/floors.js): a saturation
 // figure is the server's limit only when the server was >= 95 % busy, the
 // client was not client-bound and the level overloaded the server; a level's

@@ -1,6 +1,6 @@
 """Scale-out: several server processes joined into one broadcast domain
 through Redis pub/sub (``--workers``, ``--broker``; docs/protocol.md section 6,
-README "Scaling out").
+docs/scaling-out.md).
 
 - ``broker_url``: the ``--broker redis://HOST[:PORT][/DB]`` value, parsed once;
 - ``envelope``: what one PUBLISH carries (the cross-runtime format; server-node's

@@ -7,7 +7,7 @@
 })(typeof self !== 'undefined' ? self : this, function () {
   'use strict';
 
-  // The README section the explanations point to (built into methodology.html).
+  // The page the explanations point to (built from docs/methodology.md into methodology.html).
   const METHODOLOGY_HREF = 'methodology.html#methodology';
 
   const GROUPS = [

@@ -1,7 +1,7 @@
 // Whether a saturation figure is the server's limit or only a floor.
 //
-// The kit's fairness rule (README, "Methodology"): a saturation figure counts
-// as the server's only when the server's core was >= 95 % busy at that point
+// The kit's fairness rule (docs/methodology.md, "A figure is the server's
+// limit, or a floor"): a saturation figure counts as the server's only when the server's core was >= 95 % busy at that point
 // and the client was not client-bound. Otherwise something else stopped the
 // climb (the client, or idle time the server still had) and the figure says
 // only "at least this much". A level that ended because the profile's maximum
@@ -18,7 +18,7 @@
   /**
    * The server's core must have been at least this busy (percent of one core,
    * as the client samples /proc/PID/stat) for its saturation figure to count
-   * as the server's limit: the README's fairness rule ("Methodology").
+   * as the server's limit: the fairness rule of docs/methodology.md.
    */
   const SERVER_BUSY_PCT = 95;
 

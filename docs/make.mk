@@ -1,0 +1,10 @@
+# docs/: the topic pages, the wire contract, and their checks. Included by the
+# top-level Makefile, which defines ROOT and STAMPS; .venv-bench (pytest) comes
+# from bench/make.mk.
+
+TEST_TARGETS += test-docs
+HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves (file and #heading)"
+
+.PHONY: test-docs
+test-docs: $(STAMPS)/venv-bench
+	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q docs/linkcheck
