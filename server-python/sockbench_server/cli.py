@@ -4,12 +4,16 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import sys
 from typing import List, Optional
 
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
+from .protocol.session_budget import (MAX_SESSIONS, MIN_SESSIONS, SESSION_BYTES,
+                                      default_max_sessions)
 from .scaleout.broker_url import BrokerUrlError, parse_broker_url
 from .scaleout.settings import MAX_WORKERS, ScaleOut, worker_from_environment
+from .tornado_io.shedding import DEFAULT_MAX_TOTAL_BUFFER
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -54,6 +58,23 @@ def _workers(value: str) -> int:
     return n
 
 
+def _sessions(value: str) -> int:
+    try:
+        n = int(value, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
+    if not MIN_SESSIONS <= n <= MAX_SESSIONS:
+        raise argparse.ArgumentTypeError("must be %d-%d, got %d" % (MIN_SESSIONS, MAX_SESSIONS, n))
+    return n
+
+
+def _status_path(value: str) -> str:
+    directory = os.path.dirname(os.path.abspath(value))
+    if not value or not os.path.isdir(directory):
+        raise argparse.ArgumentTypeError("no such directory: %r" % directory)
+    return value
+
+
 def _broker(value: str):
     try:
         return parse_broker_url(value)
@@ -91,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="unsent output one session may hold (its queue plus its "
                         "socket's unsent bytes) before it is closed with 1008 as a "
                         "client that does not read; 1024 to 2^40 (default: 1048576 = 1 MiB)")
-    p.add_argument("--max-total-buffer", type=_bytes, default=64 * 1024 * 1024,
+    p.add_argument("--max-total-buffer", type=_bytes, default=DEFAULT_MAX_TOTAL_BUFFER,
                    metavar="BYTES",
                    help="memory the process may grow by while overloaded: when its unsent "
                         "output passes half of this the server stops reading from clients "
@@ -101,6 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="close a connection whose request headers are not complete "
                         "this many seconds after it started sending them, or that sits "
                         "idle between requests that long (default: 10)")
+    p.add_argument("--max-sessions", type=_sessions, default=None, metavar="N",
+                   help="sessions one process may hold, every transport together; beyond "
+                        "it new sessions get HTTP 503; %d-%d (default: --max-total-buffer / "
+                        "%d bytes per session = %d with the default budget)"
+                        % (MIN_SESSIONS, MAX_SESSIONS, SESSION_BYTES,
+                           default_max_sessions(DEFAULT_MAX_TOTAL_BUFFER)))
+    p.add_argument("--status-file", type=_status_path, default=None, metavar="PATH",
+                   help="keep the pids of the workers accepting connections in this JSON "
+                        "file, replaced atomically on every change and removed at exit "
+                        "(docs/protocol.md section 6.2; default: none)")
     p.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help="worker processes sharing the listening port (SO_REUSEPORT), "
                         "1-%d; more than 1 needs --broker and serves websocket "
@@ -128,12 +159,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("sockbench-tornado: %s" % e, file=sys.stderr, flush=True)
         return 2
     if role is not None:
-        scale = ScaleOut(workers=role[1], broker=args.broker, worker_index=role[0])
+        scale = ScaleOut(workers=role[1], broker=args.broker, worker_index=role[0],
+                         standby=role[0] == 0)
     else:
         scale = ScaleOut(workers=args.workers, broker=args.broker)
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s " + scale.tag.replace("%", "%%")
-                        + "%(name)s: %(message)s")
+                        format=scale.log_format)
     try:
         codec = select_codec(args.json)
     except CodecError as e:
@@ -143,7 +174,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         import asyncio
 
         from .scaleout.workers import supervise
-        return asyncio.run(supervise(argv, args.host, args.port, scale))
+        return asyncio.run(supervise(argv, args.host, args.port, scale, args.status_file))
     # Imported late so that --help and usage errors stay fast.
     from .apps import default_mounts
     from .protocol.options import FAST, NAIVE
@@ -151,6 +182,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     limits = ServerLimits(max_session_buffer=args.max_session_buffer,
                           max_total_buffer=args.max_total_buffer,
-                          header_timeout=args.header_timeout)
+                          header_timeout=args.header_timeout,
+                          max_sessions=args.max_sessions)
     return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits,
-                 broadcast=NAIVE if args.naive else FAST, scale=scale)
+                 broadcast=NAIVE if args.naive else FAST, scale=scale,
+                 status_file=args.status_file if role is None else None)

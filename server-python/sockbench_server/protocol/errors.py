@@ -28,3 +28,17 @@ SLOW_CONSUMER_CLOSE = (1008, "Client not reading")
 #: one polling or streaming session would land on different workers, each
 #: knowing only its own sessions. The same frame as server-node's.
 WEBSOCKET_ONLY_CLOSE = (3010, "Only websocket transports: this server runs several worker processes")
+
+
+class SessionLimitReached(Exception):
+    """Raised by ``Service.create`` when the process holds as many sessions
+    as its budget allows (``session_budget.SessionBudget``); the I/O layer
+    answers HTTP 503 (docs/protocol.md section 7)."""
+
+
+#: The answer to a request that would create a session beyond the budget.
+SESSION_LIMIT_STATUS = 503
+SESSION_LIMIT_BODY = "Session limit reached."
+#: Seconds a refused client is told to wait (``Retry-After``): one
+#: ``disconnect_delay``, by when expired sessions have made room.
+SESSION_LIMIT_RETRY_AFTER = 5

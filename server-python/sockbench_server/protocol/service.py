@@ -6,19 +6,25 @@ from typing import Any, Callable, Dict, Optional, Set, Union
 
 from . import frames
 from .codecs import Codec
+from .errors import SessionLimitReached
 from .fanout import Fanout
 from .options import NAIVE, ConnectionInfo, ServiceOptions
 from .raw_session import RawSession
 from .receiver import Timers
 from .session import Session
+from .session_budget import SessionBudget
 
 
 class Service:
     """One SockJS application mounted at a prefix."""
 
     def __init__(self, prefix: str, connection_class: Callable[[Any], Any],
-                 options: ServiceOptions, codec: Codec, timers: Timers):
+                 options: ServiceOptions, codec: Codec, timers: Timers,
+                 session_budget: Optional[SessionBudget] = None):
+        """``session_budget``: shared by every service of the process
+        (None: this service alone, without a limit)."""
         self.prefix = prefix
+        self.session_budget = session_budget if session_budget is not None else SessionBudget()
         self.connection_class = connection_class
         self.options = options
         self.codec = codec
@@ -43,9 +49,18 @@ class Service:
     def lookup(self, session_id: str) -> Optional[Session]:
         return self.sessions.get(session_id)
 
+    def has_room(self) -> bool:
+        """Whether a new session may be created now (the session budget);
+        a request that would create one asks first, and is answered 503
+        when not."""
+        return self.session_budget.has_room()
+
     def create(self, session_id: Optional[str], info: ConnectionInfo) -> Session:
         """A new session; with an id it is registered for the HTTP transports,
-        without one (websocket) it lives exactly as long as its connection."""
+        without one (websocket) it lives exactly as long as its connection.
+        Raises SessionLimitReached when the session budget is full."""
+        if not self.session_budget.take():
+            raise SessionLimitReached()
         session = Session(self, session_id, info)
         if session_id is not None:
             self.sessions[session_id] = session
@@ -53,6 +68,8 @@ class Service:
         return session
 
     def create_raw(self, info: ConnectionInfo) -> RawSession:
+        if not self.session_budget.take():
+            raise SessionLimitReached()
         session = RawSession(self, info)
         self.live.add(session)
         return session
@@ -64,7 +81,9 @@ class Service:
 
     def forget(self, session: Union[Session, RawSession]) -> None:
         """A session ended: drop it from the registries."""
-        self.live.discard(session)
+        if session in self.live:
+            self.live.remove(session)
+            self.session_budget.give_back()
         sid = session.id
         if sid is not None and self.sessions.get(sid) is session:
             del self.sessions[sid]

@@ -18,7 +18,8 @@ from tornado.httputil import responses
 from tornado.web import RequestHandler
 
 from ..protocol import transports as tp
-from ..protocol.errors import WEBSOCKET_ONLY_CLOSE, SlowConsumer
+from ..protocol.errors import (SESSION_LIMIT_BODY, SESSION_LIMIT_RETRY_AFTER,
+                               SESSION_LIMIT_STATUS, WEBSOCKET_ONLY_CLOSE, SlowConsumer)
 from ..protocol.frames import BadPayload, close_frame, decode_body, decode_messages
 from ..protocol.options import ConnectionInfo
 from ..protocol.service import Service
@@ -41,6 +42,16 @@ def connection_info(handler: RequestHandler, transport: str) -> ConnectionInfo:
         if value is not None:
             headers[name] = value
     return ConnectionInfo(req.remote_ip, req.path, headers, transport)
+
+
+def refuse_session(handler: RequestHandler) -> None:
+    """The answer to a request that would create a session beyond the
+    session budget (docs/protocol.md section 7), on every transport."""
+    handler.set_status(SESSION_LIMIT_STATUS)
+    handler.set_header("Content-Type", "text/plain; charset=UTF-8")
+    handler.set_header("Retry-After", str(SESSION_LIMIT_RETRY_AFTER))
+    handler.set_header("Cache-Control", tp.NO_CACHE)
+    handler.finish(SESSION_LIMIT_BODY)
 
 
 class SockJSHandler(RequestHandler):
@@ -229,6 +240,10 @@ class ReceivingHandler(SockJSHandler):
             # The client left between sending the request and this handler
             # running: attaching would leave the session a dead receiver.
             return
+        session = svc.lookup(session_id)
+        if session is None and not svc.options.websocket_only and not svc.has_room():
+            refuse_session(self)  # before any prelude: the client sees a plain 503
+            return
         if framing.streaming:
             stream = getattr(self.request.connection, "stream", None)
             if stream is not None:
@@ -247,8 +262,8 @@ class ReceivingHandler(SockJSHandler):
             # no other transport of this session).
             self.finish(framing.wrap(close_frame(svc.codec, *WEBSOCKET_ONLY_CLOSE)))
             return
-        session = svc.lookup(session_id)
         if session is None:
+            # No await since has_room() above: the room is still there.
             session = svc.create(session_id, connection_info(self, framing.name))
         receiver = self.receiver = TornadoHttpReceiver(self, framing, svc.options.response_limit,
                                                        svc.options.max_buffer)

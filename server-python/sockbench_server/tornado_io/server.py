@@ -16,7 +16,10 @@ from tornado.netutil import bind_sockets
 from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
 from ..protocol.service import Service
+from ..protocol.session_budget import SessionBudget, default_max_sessions
 from ..scaleout.settings import ScaleOut
+from ..scaleout.status_file import remove_status, write_status
+from ..scaleout.supervisor_link import SupervisorLink
 from .accept import GuardedHTTPServer
 from .router import make_application
 from .shedding import DEFAULT_MAX_TOTAL_BUFFER, OutputBudget
@@ -40,13 +43,19 @@ class ServerLimits:
       it stops reading from clients when its unsent output passes half of
       this (> 0; see shedding.py);
     * ``header_timeout``: seconds a connection may take to send complete
-      request headers, and may sit idle between requests (> 0).
+      request headers, and may sit idle between requests (> 0);
+    * ``max_sessions``: sessions the process may hold, every mount and
+      transport together (> 0; None: as many as ``max_total_buffer`` pays
+      for, ``session_budget.default_max_sessions``).
     """
 
-    __slots__ = ("max_session_buffer", "max_total_buffer", "header_timeout")
+    __slots__ = ("max_session_buffer", "max_total_buffer", "header_timeout", "max_sessions")
 
     def __init__(self, max_session_buffer: Optional[int] = None, header_timeout: float = 10.0,
-                 max_total_buffer: int = DEFAULT_MAX_TOTAL_BUFFER):
+                 max_total_buffer: int = DEFAULT_MAX_TOTAL_BUFFER,
+                 max_sessions: Optional[int] = None):
+        if max_sessions is not None and max_sessions <= 0:
+            raise ValueError("max_sessions must be > 0")
         if max_session_buffer is not None and max_session_buffer <= 0:
             raise ValueError("max_session_buffer must be > 0")
         if max_total_buffer <= 0:
@@ -56,6 +65,8 @@ class ServerLimits:
         self.max_session_buffer = max_session_buffer
         self.max_total_buffer = max_total_buffer
         self.header_timeout = header_timeout
+        self.max_sessions = (max_sessions if max_sessions is not None
+                             else default_max_sessions(max_total_buffer))
 
 
 def runtime_version() -> str:
@@ -92,6 +103,7 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
         ("heartbeat", format_number(heartbeat)),
         ("disconnect_delay_ms", str(int(round(default.options.disconnect_delay * 1000)))),
         ("response_limit", str(default.options.response_limit)),
+        ("max_sessions", str(default.session_budget.limit)),  # docs/protocol.md section 7
         # docs/protocol.md section 6. A worker says its own pid; the
         # supervisor replaces it with every worker's (scaleout/workers.py).
         ("workers", str(scale.workers)),
@@ -104,10 +116,18 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
                  ready: Callable[[str], None], limits: ServerLimits,
-                 broadcast: Optional[str], scale: ScaleOut) -> int:
+                 broadcast: Optional[str], scale: ScaleOut, status_file: Optional[str]) -> int:
     loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    # A worker stops with its supervisor (end of file on stdin), and the
+    # standby worker learns from it which slot to take.
+    link = SupervisorLink(loop, stop) if scale.is_worker else None
     timers = LoopTimers(loop)
-    services = [Service(prefix, cls, opts, codec, timers) for prefix, cls, opts in mounts(heartbeat)]
+    sessions = SessionBudget(limits.max_sessions)
+    services = [Service(prefix, cls, opts, codec, timers, sessions)
+                for prefix, cls, opts in mounts(heartbeat)]
     for service in services:
         if limits.max_session_buffer is not None:
             service.options.max_buffer = limits.max_session_buffer
@@ -115,13 +135,27 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
             service.options.broadcast = broadcast
         if scale.workers > 1:
             service.options.websocket_only = True
+    budget = OutputBudget(limits.max_total_buffer)
+    app = make_application(services, budget)
+    if scale.standby:
+        # Everything is loaded: a replacement for a dead worker is this
+        # close to listening (scaleout/workers.py). It joins the broker
+        # only then, so that it does not parse every relayed message while
+        # it waits.
+        assert link is not None
+        if scale.broker is not None:
+            from ..scaleout import relay as _preloaded  # noqa: F401
+        index = await link.wait_for_go(stop)
+        if index is None:
+            return 0
+        scale = scale._replace(worker_index=index, standby=False)
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(logging.Formatter(scale.log_format))
     relay = None
     if scale.broker is not None:
         relay = await _join_broker(scale, services)
         if relay is None:
             return 1
-    budget = OutputBudget(limits.max_total_buffer)
-    app = make_application(services, budget)
     try:
         # A worker shares the port with the others (and with the
         # supervisor's reservation): the kernel spreads new connections
@@ -142,14 +176,14 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     server.add_sockets(sockets)
     bound_port = sockets[0].getsockname()[1]
 
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    if scale.is_worker:
-        _stop_with_supervisor(loop, stop)
-
+    if status_file is not None:
+        write_status(status_file, os.getpid(), [os.getpid()], 0)
     ready(ready_line(base_url(host, bound_port), codec, heartbeat, services, scale))
-    await stop.wait()
+    try:
+        await stop.wait()
+    finally:
+        if status_file is not None:
+            remove_status(status_file)
 
     log.info("signal received: closing %d sessions",
              sum(len(s.live) for s in services))
@@ -184,38 +218,22 @@ async def _join_broker(scale: ScaleOut, services: Sequence[Service]) -> Any:
     return relay
 
 
-def _stop_with_supervisor(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """A worker's stdin is a pipe from its supervisor, which never writes to
-    it: end of file means the supervisor is gone (even killed), and a worker
-    does not outlive it."""
-    fd = sys.stdin.fileno()
-
-    def readable() -> None:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            data = b""
-        if not data:
-            loop.remove_reader(fd)
-            stop.set()
-
-    loop.add_reader(fd, readable)
-
-
 def serve(host: str, port: int, heartbeat: float, codec: Codec,
           mounts: Callable[[float], List[Mount]],
           ready: Optional[Callable[[str], None]] = None,
           limits: Optional[ServerLimits] = None,
           broadcast: Optional[str] = None,
-          scale: ScaleOut = ScaleOut()) -> int:
+          scale: ScaleOut = ScaleOut(),
+          status_file: Optional[str] = None) -> int:
     """Run until SIGTERM/SIGINT; returns the exit status. ``broadcast``
     (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``;
     ``scale``: this process's part in a scale-out (docs/protocol.md section 6;
     several workers are started by ``scaleout/workers.py``, which runs this
-    in each)."""
+    in each); ``status_file``: where a server that serves alone keeps its
+    pid (docs/protocol.md section 6.2)."""
     def print_ready(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
     return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready,
-                              limits or ServerLimits(), broadcast, scale))
+                              limits or ServerLimits(), broadcast, scale, status_file))

@@ -9,14 +9,19 @@ from tornado.iostream import IOStream, StreamClosedError
 from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
 
 from ..protocol import wsframes
-from ..protocol.errors import ReceiverGone, SlowConsumer
+from ..protocol.errors import ReceiverGone, SessionLimitReached, SlowConsumer
 from ..protocol.service import Service
-from .handlers import connection_info
+from .handlers import connection_info, refuse_session
 from .rfc6455 import StrictProtocol13
 from .shedding import OutputBudget
 from .tornado_private import write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
+
+#: The websocket close of a handshake that passed the session budget's
+#: check but found it full when it completed (others completed first while
+#: it was in flight): 1013 "Try Again Later" (RFC 6455 registry).
+OVER_BUDGET_CLOSE = (1013, "Session limit reached")
 
 
 def write_to_stream(stream: IOStream, frame: bytes, max_buffer: int) -> bool:
@@ -122,6 +127,9 @@ class _SockJSWebSocket(WebSocketHandler):
             self.set_header("Content-Type", "text/plain; charset=UTF-8")
             self.finish("Not a valid websocket request: " + problem)
             return
+        if not self.service.has_room():
+            refuse_session(self)  # instead of the upgrade (docs/protocol.md section 7)
+            return
         await self._handshake(*args, **kwargs)
 
     async def _handshake(self, *args: Any, **kwargs: Any) -> None:
@@ -169,7 +177,11 @@ class FramedWebSocketHandler(_SockJSWebSocket):
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)
         self.receiver = WsReceiver(self, self.service.options.max_buffer)
-        self.session = self.service.create(None, connection_info(self, "websocket"))
+        try:
+            self.session = self.service.create(None, connection_info(self, "websocket"))
+        except SessionLimitReached:
+            self.close(*OVER_BUDGET_CLOSE)
+            return
         self.session.attach(self.receiver)
 
     def deliver(self, message: Union[str, bytes]) -> None:
@@ -192,7 +204,11 @@ class RawWebSocketHandler(_SockJSWebSocket):
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)
         self.receiver = WsReceiver(self, self.service.options.max_buffer)
-        self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
+        try:
+            self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
+        except SessionLimitReached:
+            self.close(*OVER_BUDGET_CLOSE)
+            return
         self.session.attach(self.receiver)
 
     def deliver(self, message: Union[str, bytes]) -> None:
@@ -235,7 +251,11 @@ class Hixie76Connection:
             return
         except StreamClosedError:
             return
-        self.session = self.service.create(None, self.info)
+        try:
+            self.session = self.service.create(None, self.info)
+        except SessionLimitReached:
+            stream.close()
+            return
         self.session.attach(self)
         decoder = wsframes.Hixie76Decoder()
         try:
