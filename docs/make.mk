@@ -1,10 +1,11 @@
-# docs/: the topic pages, the wire contract, and their checks. Included by the
-# top-level Makefile, which defines ROOT and STAMPS; .venv-bench (pytest) comes
-# from bench/make.mk.
+# docs/: the topic pages, the wire contract, and their checks (plus the CI
+# convention: .ci/run and .github/workflows/ci.yml run one command). Included
+# by the top-level Makefile, which defines ROOT and STAMPS; .venv-bench (pytest)
+# comes from bench/make.mk.
 
 TEST_TARGETS += test-docs
-HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves (file and #heading)"
+HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves (file and #heading); CI workflow runs .ci/run"
 
 .PHONY: test-docs
 test-docs: $(STAMPS)/venv-bench
-	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q docs/linkcheck
+	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q docs/linkcheck .ci
