@@ -4,7 +4,7 @@
 # comes from bench/make.mk.
 
 TEST_TARGETS += test-docs
-HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves (file and #heading); CI workflow runs .ci/run"
+HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves to a file and heading; CI runs .ci/run"
 
 .PHONY: test-docs
 test-docs: $(STAMPS)/venv-bench
