@@ -11,6 +11,7 @@
 const cluster = require('node:cluster');
 const { parseCommandLine, refusal, UsageError, USAGE } = require('./src/cli');
 const { createLogger } = require('./src/log');
+const { WORKER_INDEX_ENV, STANDBY_ENV } = require('./src/cluster-primary');
 
 // The contract allows 2 s from signal to exit; the rest is margin for a busy
 // machine. With workers, each gets STOP_DEADLINE_MS for its goodbyes and the
@@ -48,7 +49,30 @@ function main(argv) {
     process.exit(1);
   }
   if (cluster.isPrimary && settings.workers > 1) runClusterPrimary(settings);
+  else if (cluster.isWorker && process.env[STANDBY_ENV] === '1') runStandby(settings);
   else runServingProcess(settings);
+}
+
+// A standby worker (src/cluster-primary.js): everything a worker needs
+// loaded, then nothing until the primary names the worker it replaces.
+function runStandby(settings) {
+  require('./src/server');
+  require('./src/ready-line');
+  if (settings.broker !== null) require('./src/relay');
+  const worker = cluster.worker;
+  const quit = () => process.exit(0);
+  process.on('SIGTERM', quit);
+  process.on('SIGINT', quit);
+  worker.on('disconnect', quit); // the primary is gone
+  worker.on('message', (message) => {
+    if (!message || message.type !== 'sockbench-serve') return;
+    process.off('SIGTERM', quit);
+    process.off('SIGINT', quit);
+    worker.off('disconnect', quit);
+    process.env[WORKER_INDEX_ENV] = String(message.index);
+    runServingProcess(settings);
+  });
+  process.send({ type: 'sockbench-standby' });
 }
 
 // The primary checks the broker once before forking, so an unreachable Redis
@@ -58,8 +82,10 @@ async function runClusterPrimary(settings) {
   await checkBroker(settings.broker, logger);
   const { runPrimary } = require('./src/cluster-primary');
   const { readyLine } = require('./src/ready-line');
+  const { createStatusFile } = require('./src/status-file');
   runPrimary(settings, logger, {
     killDeadlineMs: KILL_DEADLINE_MS,
+    statusFile: createStatusFile(settings.statusFile),
     onReady: ({ port, broadcastOptions, workerPids }) => {
       process.stdout.write(readyLine({ ...settings, port, broadcastOptions, workerPids }) + '\n');
     },
@@ -83,7 +109,7 @@ async function checkBroker(broker, logger) {
 // relay when there is a broker, and the stop sequence.
 async function runServingProcess(settings) {
   const worker = cluster.isWorker ? cluster.worker : null;
-  const tag = worker ? `worker ${process.env.SOCKBENCH_WORKER_INDEX}/${settings.workers} pid ${process.pid}: ` : '';
+  const tag = worker ? `worker ${process.env[WORKER_INDEX_ENV]}/${settings.workers} pid ${process.pid}: ` : '';
   const logger = createLogger(settings.logLevel, undefined, tag);
   let relay = null;
   if (settings.broker !== null) {
@@ -112,12 +138,16 @@ async function runServingProcess(settings) {
     // The primary prints READY once every worker has said this.
     process.send({
       type: 'sockbench-ready', port: running.port, broadcastOptions, pid: process.pid,
-      index: Number(process.env.SOCKBENCH_WORKER_INDEX),
+      index: Number(process.env[WORKER_INDEX_ENV]),
     });
     // The primary is gone (killed): do not outlive it.
     worker.on('disconnect', () => running.stop(STOP_DEADLINE_MS).then(() => process.exit(0)));
     return;
   }
+  // --status-file with one process: its own pid, once, before READY.
+  const statusFile = require('./src/status-file').createStatusFile(settings.statusFile);
+  statusFile.write({ supervisorPid: process.pid, workerPids: [process.pid], restarts: 0 });
+  process.on('exit', () => statusFile.remove());
   const { readyLine } = require('./src/ready-line');
   // Writes to a pipe or file are synchronous in Node on Linux: the line is
   // out before anything else can happen.

@@ -5,6 +5,8 @@
 
 const { parseArgs } = require('node:util');
 const { parseBrokerUrl, BrokerUrlError } = require('./broker-url');
+const { statusFileProblem } = require('./status-file');
+const { DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS } = require('./session-budget-default');
 
 const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
 
@@ -22,7 +24,8 @@ const MAX_WORKERS = 64;
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
                                     [--naive] [--max-session-buffer BYTES]
-                                    [--workers N] [--broker redis://HOST:PORT/DB] [--help]
+                                    [--max-sessions N] [--workers N]
+                                    [--broker redis://HOST:PORT/DB] [--status-file PATH] [--help]
 
 The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
 Prints one line "READY http://HOST:PORT key=value ..." on stdout once it accepts
@@ -42,12 +45,19 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        bytes plus sockjs-node's queue) before it is closed as a
                        client that does not read (c[1008,...]); integer
                        ${MIN_SESSION_BUFFER} to 2^40 (default 1048576 = 1 MiB)
+  --max-sessions N     sessions one process may hold, every app and transport
+                       together (websockets too); a request that would create one
+                       more is answered HTTP 503; integer ${MIN_SESSIONS}-${MAX_SESSIONS}
+                       (default ${DEFAULT_MAX_SESSIONS}, per worker: README "Session budget")
   --workers N          worker processes sharing the port (node:cluster), integer
                        1-${MAX_WORKERS} (default 1); more than 1 needs --broker and serves
                        websocket transports only (docs/scaling-out.md)
   --broker URL         redis://HOST[:PORT][/DB] (port 6379, db 0 by default): every
                        process given the same Redis and DB is one broadcast domain
                        (default: none, this process only)
+  --status-file PATH   keep {"supervisor_pid", "worker_pids", "restarts"} (JSON) in PATH,
+                       replaced atomically whenever a worker is replaced (its directory
+                       must exist and be writable; removed at exit; default: none)
   --help               print this help and exit
 `;
 
@@ -60,6 +70,8 @@ const DEFAULTS = Object.freeze({
   maxSessionBufferBytes: 1024 * 1024,
   workers: 1,
   broker: null,
+  maxSessions: DEFAULT_MAX_SESSIONS,
+  statusFile: null,
 });
 
 /** A command line that cannot be run: the message names the offending flag. */
@@ -70,7 +82,8 @@ class UsageError extends Error {}
  * @returns {{help: true} | {help: false, host: string, port: number,
  *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
  *           maxSessionBufferBytes: number, workers: number,
- *           broker: import('./broker-url').BrokerAddress | null}}
+ *           broker: import('./broker-url').BrokerAddress | null,
+ *           maxSessions: number, statusFile: string | null}}
  * @throws {UsageError} on an unknown flag, a missing value, a positional
  *         argument or a value out of range
  */
@@ -90,6 +103,8 @@ function parseCommandLine(argv) {
         'max-session-buffer': { type: 'string' },
         workers: { type: 'string' },
         broker: { type: 'string' },
+        'max-sessions': { type: 'string' },
+        'status-file': { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -109,6 +124,8 @@ function parseCommandLine(argv) {
     maxSessionBufferBytes: parseSessionBuffer(values['max-session-buffer']),
     workers: parseWorkers(values.workers),
     broker: parseBroker(values.broker),
+    maxSessions: parseMaxSessions(values['max-sessions']),
+    statusFile: parseStatusFile(values['status-file']),
   };
 }
 
@@ -132,6 +149,23 @@ function parseWorkers(text) {
     throw new UsageError(`--workers: expected an integer 1-${MAX_WORKERS}, got ${JSON.stringify(text)}`);
   }
   return workers;
+}
+
+function parseMaxSessions(text) {
+  if (text === undefined) return DEFAULTS.maxSessions;
+  const sessions = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(sessions >= MIN_SESSIONS && sessions <= MAX_SESSIONS)) {
+    throw new UsageError(`--max-sessions: expected an integer ${MIN_SESSIONS}-${MAX_SESSIONS} (sessions), ` +
+      `got ${JSON.stringify(text)}`);
+  }
+  return sessions;
+}
+
+function parseStatusFile(text) {
+  if (text === undefined) return DEFAULTS.statusFile;
+  const problem = text === '' ? 'empty path' : statusFileProblem(text);
+  if (problem !== null) throw new UsageError(`--status-file: ${problem}`);
+  return text;
 }
 
 function parseBroker(text) {

@@ -5,6 +5,7 @@ const {
   parseCommandLine, refusal, UsageError, DEFAULTS, MAX_HEARTBEAT_S, MIN_SESSION_BUFFER, MAX_SESSION_BUFFER,
   MAX_WORKERS,
 } = require('./cli');
+const { DEFAULT_MAX_SESSIONS, MAX_SESSIONS } = require('./session-budget-default');
 
 describe('parseCommandLine', () => {
   it('gives the contract defaults for an empty command line', () => {
@@ -12,17 +13,21 @@ describe('parseCommandLine', () => {
     assert.deepEqual(DEFAULTS, {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
       mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
+      maxSessions: DEFAULT_MAX_SESSIONS, statusFile: null,
     });
+    assert.equal(DEFAULT_MAX_SESSIONS, 8192, '64 MiB / 8 KiB per session (README "Session budget")');
   });
 
   it('reads every flag, in both --flag value and --flag=value form', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
-        '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2']),
+        '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
+        '--max-sessions', '7', '--status-file', `${require('node:os').tmpdir()}/status.json`]),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
         mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
         broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
+        maxSessions: 7, statusFile: `${require('node:os').tmpdir()}/status.json`,
       });
   });
 
@@ -58,6 +63,11 @@ describe('parseCommandLine', () => {
     'session buffer below 1 KiB': [['--max-session-buffer', '1023'], /--max-session-buffer/],
     'session buffer above 2^40': [['--max-session-buffer', String(MAX_SESSION_BUFFER + 1)], /--max-session-buffer/],
     'session buffer with a unit': [['--max-session-buffer', '1M'], /--max-session-buffer/],
+    'max sessions zero': [['--max-sessions', '0'], /--max-sessions/],
+    'max sessions above the range': [['--max-sessions', String(MAX_SESSIONS + 1)], /--max-sessions/],
+    'max sessions not an integer': [['--max-sessions', '1e3'], /--max-sessions/],
+    'status file in a missing directory': [['--status-file', '/nonexistent-dir/status.json'], /--status-file: .*does not exist/],
+    'status file empty': [['--status-file='], /--status-file/],
     'session buffer missing value': [['--max-session-buffer'], /--max-session-buffer/],
     'workers zero': [['--workers', '0'], /--workers/],
     'workers above the maximum': [['--workers', String(MAX_WORKERS + 1)], /--workers/],

@@ -31,6 +31,7 @@ function baseUrl(host, port) {
  * @param {number} running.heartbeatSeconds as configured
  * @param {'fast'|'naive'} running.mode broadcast algorithm of /broadcast
  * @param {number} running.maxSessionBufferBytes output cap per session, bytes
+ * @param {number} running.maxSessions session budget per process (per worker), sessions
  * @param {object} running.broadcastOptions the merged options of the /broadcast sockjs server
  * @param {number} [running.workers] worker processes (1: this process serves)
  * @param {{url: string} | null} [running.broker] the broker joined, or null
@@ -38,7 +39,7 @@ function baseUrl(host, port) {
  *        (the workers; this process when there is one)
  */
 function readyLine({
-  host, port, heartbeatSeconds, mode, maxSessionBufferBytes, broadcastOptions,
+  host, port, heartbeatSeconds, mode, maxSessionBufferBytes, maxSessions, broadcastOptions,
   workers = 1, broker = null, workerPids = [process.pid],
 }) {
   const fields = {
@@ -51,6 +52,7 @@ function readyLine({
     disconnect_delay_ms: String(broadcastOptions.disconnect_delay),
     response_limit: String(broadcastOptions.response_limit),
     max_session_buffer: String(maxSessionBufferBytes),
+    max_sessions: String(maxSessions),
     workers: String(workers),
     broker: broker === null ? 'none' : broker.url,
     worker_pids: workerPids.join(','),

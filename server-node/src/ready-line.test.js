@@ -13,7 +13,7 @@ describe('READY line', () => {
   it('is "READY <url>" then key=value tokens with contract-shaped keys and no spaces', () => {
     const line = readyLine({
       host: '127.0.0.1', port: 4321, heartbeatSeconds: 2.5, mode: 'naive', maxSessionBufferBytes: 4096,
-      broadcastOptions: { disconnect_delay: 5000, response_limit: 131072 },
+      maxSessions: 300, broadcastOptions: { disconnect_delay: 5000, response_limit: 131072 },
     });
     const [ready, url, ...tokens] = line.split(' ');
     assert.equal(ready, 'READY');
@@ -25,6 +25,7 @@ describe('READY line', () => {
     assert.equal(fields.response_limit, '131072');
     assert.equal(fields.mode, 'naive');
     assert.equal(fields.max_session_buffer, '4096');
+    assert.equal(fields.max_sessions, '300');
     assert.match(fields.sockjs, /^\d+\.\d+\.\d+$/);
     assert.match(fields['faye-websocket'], /^\d+\.\d+\.\d+$/);
   });

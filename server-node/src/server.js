@@ -7,6 +7,8 @@ const http = require('node:http');
 const { createApps } = require('./apps');
 const { closeAllSessions } = require('./sessions');
 const { refuseHttpTransports } = require('./websocket-only');
+const { SessionBudget } = require('./session-budget');
+const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
 
 /**
  * Listen and mount the apps. Resolves once the socket accepts connections.
@@ -17,13 +19,16 @@ const { refuseHttpTransports } = require('./websocket-only');
  * @param {'fast'|'naive'} settings.mode broadcast algorithm of /broadcast
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {number} settings.workers worker processes of this server (> 1: websocket transports only)
+ * @param {number} settings.maxSessions sessions this process may hold, all apps and transports (>= 1)
  * @param {ReturnType<import('./log').createLogger>} logger
  * @param {import('./relay').RedisRelay | null} [relay] the started broker relay, or null
- * @returns {Promise<{port: number, apps: object[], stop: (deadlineMs: number) => Promise<void>}>}
+ * @returns {Promise<{port: number, apps: object[], budget: SessionBudget,
+ *           stop: (deadlineMs: number) => Promise<void>}>}
  * @throws on listen failure (port in use, unknown host), with the system's error
  */
-async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1 }, logger,
-  relay = null) {
+async function startServer({
+  host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1, maxSessions = DEFAULT_MAX_SESSIONS,
+}, logger, relay = null) {
   const apps = createApps({
     heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger, relay,
   });
@@ -32,7 +37,13 @@ async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBuffe
   // there before it, so these two answer every URL no app claims.
   httpServer.on('request', answerNotFound);
   httpServer.on('upgrade', refuseUpgrade);
-  for (const app of apps) app.server.installHandlers(httpServer);
+  const budget = new SessionBudget({ limit: maxSessions, logger });
+  for (const app of apps) {
+    app.server.installHandlers(httpServer);
+    budget.watch(app.server);
+  }
+  // In front of sockjs-node, behind the websocket-only refusal (which creates no sessions).
+  budget.install(httpServer, apps.map((app) => ({ prefix: app.prefix, websocket: app.server.options.websocket })));
   if (workers > 1) refuseHttpTransports(httpServer, apps.map((app) => app.prefix));
 
   await new Promise((resolve, reject) => {
@@ -45,7 +56,7 @@ async function startServer({ host, port, heartbeatSeconds, mode, maxSessionBuffe
 
   const stop = (deadlineMs) => stopServer(httpServer, apps, deadlineMs, logger)
     .finally(() => { if (relay !== null) relay.stop(); });
-  return { port: httpServer.address().port, apps, stop };
+  return { port: httpServer.address().port, apps, budget, stop };
 }
 
 /**

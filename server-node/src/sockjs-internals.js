@@ -63,6 +63,7 @@ function staticNamesMissing() {
     'transport.ResponseReceiver.prototype.doSendFrame':
       transport.ResponseReceiver && transport.ResponseReceiver.prototype.doSendFrame,
     'utils.quote': utils.quote,
+    'transport.Session.bySessionId': transport.Session && transport.Session.bySessionId,
   };
   return Object.keys(expected).filter((name) => typeof expected[name] !== 'function');
 }
@@ -183,6 +184,33 @@ function closeRawWebsocket(conn, code, reason) {
 }
 
 /**
+ * Whether sockjs-node holds an HTTP session with this id now (open, or closed
+ * and not yet expired). The session budget asks before letting a request
+ * through that would create one.
+ * @param {string} sessionId the <session> segment of a transport URL
+ */
+function sessionExists(sessionId) {
+  // transport.Session.bySessionId(id): sockjs-node's lookup in its registry
+  // of HTTP sessions (one registry for every sockjs server of the process:
+  // ids are process-wide), which it makes for each transport request itself.
+  return transport.Session.bySessionId(sessionId) !== null;
+}
+
+/**
+ * The id an HTTP session's requests carry (the <session> URL segment), or
+ * null for websocket sessions, which sockjs-node registers under none.
+ * @param {object} conn a SockJSConnection, at its 'connection' event
+ * @returns {string | null}
+ */
+function sessionIdOf(conn) {
+  // conn._session: see writeMessages. session.session_id: the registry key
+  // (undefined for framed websocket sessions; a raw websocket's receiver has
+  // no such field); sockjs-node clears it once the session has expired.
+  const id = conn._session ? conn._session.session_id : undefined;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
  * For the internals test: which live-session names `conn` lacks.
  * @returns {string[]} empty when every name the fence uses is there
  */
@@ -201,6 +229,7 @@ function liveNamesMissing(conn) {
     return missing;
   }
   if (!Array.isArray(session.send_buffer)) missing.push('session.send_buffer');
+  if (!('session_id' in session)) missing.push('session.session_id');
   const recv = session.recv;
   if (recv) {
     if (typeof recv.doSendFrame !== 'function') missing.push('recv.doSendFrame');
@@ -223,4 +252,6 @@ module.exports = {
   socketOf,
   unsentBytes,
   closeRawWebsocket,
+  sessionExists,
+  sessionIdOf,
 };
