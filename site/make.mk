@@ -10,9 +10,10 @@ RESULTS    ?= $(ROOT)/results
 SETUP_TARGETS += setup-site
 TEST_TARGETS  += test-site
 HELP_LINES    += "make site             build site/dist/ (self-contained static page) from results/ (RESULTS=dir to read elsewhere)"
+HELP_LINES    += "make charts           make site, insisting on the chart images: every chart as PNG (2400x1350: 1200x675 at 2x) and SVG in site/dist/charts/"
 HELP_LINES    += "make test-site        build the site from site/test/fixtures and check it in headless Chromium"
 
-.PHONY: setup-site site test-site
+.PHONY: setup-site site charts test-site
 
 # npm packages (flot, jQuery, ajv, playwright-core) plus Debian's chromium for
 # the browser tests; playwright never downloads a browser of its own.
@@ -25,9 +26,20 @@ $(SITE_STAMP): $(SITE_DIR)/package-lock.json $(SITE_DIR)/package.json | $(STAMPS
 	cd $(SITE_DIR) && npm ci --no-audit --no-fund
 	@touch $@
 
-# Building needs only the npm packages, not chromium.
+SITE_BUILD  = node $(SITE_DIR)/build/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
+SITE_CHARTS = node $(SITE_DIR)/build/render-charts.js --site $(SITE_DIR)/dist
+
+# The pages need only the npm packages; their chart images (PNG and SVG, drawn
+# by the pages' own code in headless chromium) follow when chromium is there,
+# and `make charts` installs it and insists on them.
 site: $(SITE_STAMP)
-	node $(SITE_DIR)/build/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
+	$(SITE_BUILD)
+	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1; then $(SITE_CHARTS); \
+	else echo "site: chart images skipped: chromium not found (make charts installs it and draws them)"; fi
+
+charts: setup-site
+	$(SITE_BUILD)
+	$(SITE_CHARTS)
 
 # Unit tests beside the code they test (the 2011 converter's beside it in
 # results/historic/), then the browser tests; files are named explicitly

@@ -2,31 +2,8 @@
 // Launches Debian's chromium through playwright-core (no browser downloads)
 // and records everything a page logs as an error, so tests can require none.
 
-const fs = require('fs');
-const path = require('path');
-const { chromium } = require('playwright-core');
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/** The chromium on PATH (or $CHROMIUM), as `command -v chromium` would find it. */
-function findChromium() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'chromium');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  throw new Error('chromium not found on PATH: run "make setup-site" (installs Debian\'s chromium)');
-}
-
-function launchChromium() {
-  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, timeout: 120000 });
-}
+// Launching lives in build/chromium.js, shared with make charts.
+const { launchChromium } = require('../build/chromium');
 
 /**
  * A new page whose console errors, uncaught exceptions and failed requests

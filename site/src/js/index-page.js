@@ -7,7 +7,7 @@
 
   const {
     siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
-    verdictPanel,
+    verdictPanel, chartFiles,
   } = root.Sockbench;
 
   function button(text, onClick, dataset) {
@@ -130,6 +130,13 @@
     const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render);
 
     renderGroupCards(document.getElementById('algorithm-groups'), groupIds, selection);
+    // Under each chart, its published images, one per algorithm group (make charts).
+    for (const kind of ['saturation', 'rss']) {
+      const images = chartFiles.chartList(data).filter((c) => c.kind === 'summary' && c.chart === kind)
+        .map((c) => ({ ...c, caption: algorithm.groupByKey(c.group).short }));
+      const links = chartFiles.imageLinks(document, data, images);
+      if (links) document.getElementById(`legend-${kind}`).after(links);
+    }
     verdictPanel.renderVerdictPanel({ select: document.getElementById('verdict-level'), list: document.getElementById('verdict-sentences') }, allRuns);
     for (const pick of picks) {
       groupPickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { group: pick.key, ids: pick.ids.join(',') }));

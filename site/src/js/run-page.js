@@ -7,7 +7,7 @@
   'use strict';
 
   const {
-    siteData, series, format, runHeader, latencyChart, levelTable, pageShell, algorithm, historic,
+    siteData, series, format, runHeader, latencyChart, levelTable, pageShell, algorithm, historic, chartFiles,
   } = root.Sockbench;
 
   function readView(params) {
@@ -129,6 +129,12 @@
         details: document.getElementById(`details-${axisKey}`),
       },
     }));
+    // Under each chart, its published image (make charts: the default view, mean RTT on log axes).
+    const images = chartFiles.chartList(data).filter((c) => c.kind === 'run' && c.runId === run.run_id);
+    for (const chart of charts) {
+      const links = chartFiles.imageLinks(document, data, images.filter((c) => c.chart === chart.axisKey));
+      if (links) chart.elements.legend.after(links);
+    }
     const redraw = () => {
       writeView(run.run_id, view);
       const statName = series.statByKey(view.statKey).name;

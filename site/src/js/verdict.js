@@ -78,12 +78,13 @@
 
   /**
    * How the higher-median entry stands against the next one down.
-   * @returns {{symbol: '>'|'≈'|'?', why: string|null}}
+   * @returns {{symbol: '>'|'≈'|'?', why: string|null, single?: string[]}}
+   *   single: the names measured once, when that is why there is no order
    */
   function relation(higher, lower) {
     if (higher.figure.repetitions < 2 || lower.figure.repetitions < 2) {
       const single = [higher, lower].filter((e) => e.figure.repetitions < 2).map((e) => e.name);
-      return { symbol: '?', why: `${single.join(' and ')}: a single run, noise unknown` };
+      return { symbol: '?', why: null, single };
     }
     const overlap = higher.figure.min <= lower.figure.max && lower.figure.min <= higher.figure.max;
     const floorsOf = [higher, lower].filter((e) => e.figure.floorReasons.length > 0);
@@ -170,6 +171,8 @@
       .filter(Boolean);
     if (noise.length) clauses.push(`${noise.join(', ')} within noise`);
     for (const rel of relations) if (rel.why) clauses.push(rel.why);
+    const single = [...new Set(relations.flatMap((rel) => rel.single || []))];
+    if (single.length) clauses.push(`${single.join(', ')}: ${single.length === 1 ? 'a single run' : 'single runs'}, noise unknown, not ranked`);
     const floorsText = ranked.filter((e) => e.figure.floorReasons.length)
       .map((e) => `${e.name} (${e.figure.floorReasons.join(', ')})`);
     if (floorsText.length) clauses.push(`≥ marks a floor, not the server's limit: ${floorsText.join('; ')}`);

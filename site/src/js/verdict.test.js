@@ -103,7 +103,7 @@ test('single runs are never ranked: their noise is unknown', () => {
   for (const { rel } of everyPair(runs)) assert.equal(rel.symbol, '?');
   const v = perMessage(verdicts(runs));
   assert.match(v.sentence, /\(single run\)/);
-  assert.match(v.sentence, /a single run, noise unknown/);
+  assert.match(v.sentence, /single runs?, noise unknown, not ranked/);
 });
 
 test('a group with one run at the level says there is nothing to rank', () => {

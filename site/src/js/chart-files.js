@@ -1,0 +1,82 @@
+// Every chart the site publishes as an image (make charts): the summary's two
+// charts once per algorithm group (images never mix algorithms) and each run's
+// sent and received charts. One list for the renderer (build/render-charts.js),
+// the export page (chart.html) and the links under the charts, so a link and
+// its file cannot drift apart. Pure (tested in node).
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory(require('./algorithm'));
+  else (root.Sockbench = root.Sockbench || {}).chartFiles = factory(root.Sockbench.algorithm);
+})(typeof self !== 'undefined' ? self : this, function (algorithm) {
+  'use strict';
+
+  /** Where the images go, relative to the site's root. */
+  const CHARTS_DIR = 'charts';
+
+  /** Run ids are free text: keep file names to letters, digits, dot, dash, underscore. */
+  const fileSafe = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
+
+  const hasRss = (run) => run.kind !== 'historic'
+    && run.result.levels.some((level) => level.points.some((p) => p.server_rss_bytes != null));
+
+  /**
+   * @param {{runs: object[], historic?: object[]}} data the site data (data/runs.js)
+   * @returns {{id: string, kind: 'summary'|'run', chart: string, group?: string, runId?: string,
+   *            query: string, file: string}[]}
+   *   chart: 'saturation'|'rss' (summary) or 'sent'|'received' (run); query:
+   *   chart.html's query string; file: the image path without extension
+   *   (add .png or .svg), relative to the site root
+   */
+  function chartList(data) {
+    const allRuns = [...data.runs, ...(data.historic || [])];
+    const byGroup = algorithm.idsByGroup(allRuns);
+    const out = [];
+    for (const group of [...algorithm.GROUPS, algorithm.OTHER_GROUP]) {
+      const ids = byGroup.get(group.key);
+      if (!ids) continue;
+      const runs = ids.map((id) => allRuns.find((run) => run.run_id === id));
+      for (const chart of ['saturation', 'rss']) {
+        if (chart === 'rss' && !runs.some(hasRss)) continue;
+        const id = `summary-${chart}-${group.key}`;
+        out.push({ id, kind: 'summary', chart, group: group.key, query: `chart=${chart}&group=${encodeURIComponent(group.key)}`,
+          file: `${CHARTS_DIR}/${id}` });
+      }
+    }
+    for (const run of allRuns) {
+      for (const chart of ['sent', 'received']) {
+        out.push({ id: `run-${run.run_id}-${chart}`, kind: 'run', chart, runId: run.run_id,
+          query: `chart=${chart}&run=${encodeURIComponent(run.run_id)}`, file: `${CHARTS_DIR}/run-${fileSafe(run.run_id)}-${chart}` });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * "Image: PNG · SVG" links for the given charts, as a paragraph to put under a
+   * chart; null when the build has no images (data.charts unset: built without
+   * make charts / make site's image step).
+   * @param {Document} doc
+   * @param {object} data the site data
+   * @param {{file: string, caption?: string}[]} charts
+   */
+  function imageLinks(doc, data, charts) {
+    if (!data.charts || charts.length === 0) return null;
+    const p = doc.createElement('p');
+    p.className = 'chart-images hint';
+    p.append(charts.length === 1 ? 'Image: ' : 'Images: ');
+    charts.forEach((chart, i) => {
+      if (i > 0) p.append(' · ');
+      if (chart.caption) p.append(`${chart.caption} `);
+      ['png', 'svg'].forEach((ext, j) => {
+        if (j > 0) p.append(' ');
+        const a = doc.createElement('a');
+        a.href = `${chart.file}.${ext}`;
+        a.textContent = ext.toUpperCase();
+        a.dataset.chartImage = ext;
+        p.append(a);
+      });
+    });
+    return p;
+  }
+
+  return { CHARTS_DIR, chartList, imageLinks, fileSafe };
+});

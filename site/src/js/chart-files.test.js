@@ -1,0 +1,34 @@
+'use strict';
+// Which charts become images and where their files go.
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { chartList, fileSafe } = require('./chart-files');
+
+const REFERENCE = path.join(__dirname, '..', '..', '..', 'results', 'reference');
+const HISTORIC = path.join(__dirname, '..', '..', '..', 'results', 'historic', '2011');
+const read = (dir) => fs.readdirSync(dir).filter((f) => /^\d{4}-.*\.json$/.test(f))
+  .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+
+const data = {
+  runs: read(REFERENCE).map((result) => ({ run_id: result.run_id, result })),
+  historic: read(HISTORIC).map((result) => ({ run_id: result.run_id, kind: 'historic', result })),
+};
+
+test('the summary charts once per algorithm group, never mixing groups; no memory chart for 2011 (none published)', () => {
+  const summary = chartList(data).filter((c) => c.kind === 'summary').map((c) => c.id);
+  assert.deepEqual(summary, ['summary-saturation-per-message', 'summary-rss-per-message',
+    'summary-saturation-coalesced', 'summary-rss-coalesced', 'summary-saturation-historic-2011']);
+});
+
+test('each run, today\'s and 2011\'s, gets its sent and received chart under charts/, with a file-safe name', () => {
+  const runs = chartList(data).filter((c) => c.kind === 'run');
+  assert.equal(runs.length, 2 * (data.runs.length + data.historic.length));
+  for (const chart of runs) {
+    assert.match(chart.file, /^charts\/run-[A-Za-z0-9._-]+-(sent|received)$/);
+    assert.equal(new URLSearchParams(chart.query).get('run'), chart.runId);
+  }
+  assert.equal(new Set(runs.map((c) => c.file)).size, runs.length, 'no two charts share a file');
+  assert.equal(fileSafe('a b/c:d'), 'a_b_c_d');
+});

@@ -1,0 +1,88 @@
+// Entry point of chart.html: draws one chart of the site, with the page's own
+// drawing code (summary-charts.js, latency-chart.js) and default view, into a
+// fixed-size frame with a title, axis labels, legend and a footer naming the
+// machine and date, so the image keeps its identity when it travels alone.
+// Every canvas records itself as SVG (canvas-svg.js); build/render-charts.js
+// screenshots the frame for the PNG and calls Sockbench.chartPage.svg() for the SVG.
+(function (root) {
+  'use strict';
+
+  const S = root.Sockbench;
+  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell } = S;
+
+  const TITLES = { saturation: 'Saturation throughput against concurrency', rss: 'Server memory (RSS) against concurrency' };
+
+  /** "vm (AMD EPYC, 2 cores)" for each distinct machine. */
+  function machinesOf(runs) {
+    const names = runs.map((run) => {
+      const m = run.result.machine || {};
+      const cpu = `${m.cpu_model || 'CPU not recorded'}${m.cores ? `, ${m.cores} cores` : ''}`;
+      return run.kind === 'historic' ? cpu : `${m.hostname || '?'} (${cpu})`;
+    });
+    return [...new Set(names)].join(', ');
+  }
+
+  /** The runs' dates: one day, or the first and last. */
+  function datesOf(runs) {
+    const days = runs.map((run) => (run.kind === 'historic' ? run.result.published_at : run.result.started_at.slice(0, 10))).sort();
+    const verb = runs.every((run) => run.kind === 'historic') ? 'published' : 'run';
+    return days[0] === days[days.length - 1] ? `${verb} ${days[0]}` : `${verb} ${days[0]} to ${days[days.length - 1]}`;
+  }
+
+  // Each chart: its texts first (they take room from the chart), then a draw().
+  function summaryChart(spec, data) {
+    // Every run is passed, the group's selected, so colours and markers are the page's.
+    const allRuns = [...data.runs, ...data.historic];
+    const labels = [...summaryFigures.distinctLabels(data.runs), ...data.historic.map((run) => run.label)];
+    const inGroup = new Set(allRuns.filter((run) => algorithm.algorithmOf(run) === spec.group).map((run) => run.run_id));
+    const groupRuns = allRuns.filter((run) => inGroup.has(run.run_id));
+    const group = algorithm.groupByKey(spec.group);
+    const title = `${TITLES[spec.chart]}: ${group.title}`;
+    const subtitle = spec.chart === 'saturation'
+      ? verdict.verdicts(groupRuns).find((v) => v.group === spec.group).sentence
+      : 'Peak RSS of the one server process during each level (filled) and at its first point (hollow), read from /proc.';
+    const draw = () => summaryCharts.drawSummaryChart(spec.chart, {
+      chart: document.getElementById('export-chart'),
+      legend: document.getElementById('export-legend'),
+    }, { runs: allRuns, labels, isSelected: (id) => inGroup.has(id), onToggleRun: () => {}, yScale: 'log' });
+    return { title, subtitle, runs: groupRuns, draw };
+  }
+
+  function runChart(spec, data) {
+    const run = siteData.runById(data, spec.runId);
+    if (!run) throw new Error(`no run ${spec.runId} in this build`);
+    const result = run.kind === 'historic' ? historic.asResultShape(run.result) : run.result;
+    const draw = () => latencyChart.drawLatencyChart({
+      chart: document.getElementById('export-chart'),
+      legend: document.getElementById('export-legend'),
+      details: document.getElementById('export-details'),
+    }, { result, axisKey: spec.chart, statKey: 'mean', yScale: 'log', xScale: 'log', hiddenLevels: new Set(), onToggleLevel: () => {} });
+    const title = `${run.label}: mean round-trip time against messages ${spec.chart} per second`;
+    const subtitle = `${algorithm.modeText(run)}; one line per concurrency level; ringed: each level's saturation point ` +
+      `(highest received rate with mean RTT under ${format.trim(result.parameters.ok_mean_ms, 3)} ms)`;
+    return { title, subtitle, runs: [run], draw };
+  }
+
+  function start() {
+    const data = siteData.loadSiteData();
+    const params = new URLSearchParams(root.location.search);
+    const query = params.toString();
+    const spec = chartFiles.chartList(data).find((c) => new URLSearchParams(c.query).toString() === query);
+    if (!spec) throw new Error(`no chart "${query}" in this build`);
+    S.canvasSvg.installCanvasRecorder(root);
+    const { title, subtitle, runs, draw } = spec.kind === 'summary' ? summaryChart(spec, data) : runChart(spec, data);
+    document.getElementById('export-title').textContent = title;
+    document.getElementById('export-subtitle').textContent = subtitle;
+    document.getElementById('export-footer').textContent =
+      `${machinesOf(runs)} · ${datesOf(runs)} · sockbench (SockJS broadcast benchmark) · built ${format.utcMinute(data.built_at)}`;
+    document.title = title;
+    // The chart gets what the texts leave, in pixels: flot sizes its canvas once.
+    const chartBox = document.getElementById('export-chart');
+    chartBox.style.height = `${chartBox.getBoundingClientRect().height}px`;
+    draw();
+    root.document.body.dataset.chartReady = spec.id;
+  }
+
+  S.chartPage = { svg: () => S.domSvg.frameToSvg(document.getElementById('export-frame')) };
+  pageShell.runPage(start);
+})(self);
