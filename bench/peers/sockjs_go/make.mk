@@ -3,7 +3,7 @@
 # which defines ROOT, STAMPS and ensure-debian.
 #
 #   make peer-sockjs-go        build the server binary (Go toolchain; modules from go.sum)
-#   make test-peer-sockjs-go   go vet + go test, then the shared conformance suite against it
+#   make test-peer-sockjs-go   go vet + go test, the shared conformance suite against it, one smoke sweep
 
 SOCKJS_GO_DIR  := $(ROOT)/bench/peers/sockjs_go
 SOCKJS_GO_BIN  := $(SOCKJS_GO_DIR)/bin/sockjs-go-peer
@@ -13,7 +13,7 @@ GO ?= go
 SETUP_TARGETS += peer-sockjs-go
 TEST_TARGETS  += test-peer-sockjs-go
 HELP_LINES    += "make peer-sockjs-go   build the sockjs-go v3 peer server (bench/peers/sockjs_go/bin/sockjs-go-peer)" \
-                 "make test-peer-sockjs-go   go vet/test of the sockjs-go peer, then the SockJS conformance suite against it"
+                 "make test-peer-sockjs-go   go vet/test of the sockjs-go peer, the SockJS conformance suite against it, a smoke sweep (make bench SERVERS=sockjs-go PROFILE=smoke)"
 
 .PHONY: peer-sockjs-go test-peer-sockjs-go
 
@@ -34,9 +34,14 @@ $(SOCKJS_GO_BIN): $(SOCKJS_GO_SRCS)
 # The one conformance suite (server-python/tests/conformance), as for
 # server-node; sockjs-go's own deviations are strict xfails in
 # sockjs_go_deviations.py beside this file. The suite appends --port 0.
-test-peer-sockjs-go: $(SOCKJS_GO_BIN) $(STAMPS)/python-cpython
+#
+# Then one smoke sweep through the server registry (tests/test_smoke_sweep.py:
+# about 25 s of real load; the result goes to a temporary folder).
+test-peer-sockjs-go: $(SOCKJS_GO_BIN) $(STAMPS)/python-cpython $(STAMPS)/venv-bench $(CLIENT_JAR)
 	@$(call ensure-debian,command -v $(GO),golang-go)
 	cd $(SOCKJS_GO_DIR) && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@echo ">> conformance: sockjs-go peer"
 	cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="$(SOCKJS_GO_BIN)" PYTHONPATH=$(SOCKJS_GO_DIR) \
 	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_go_deviations tests/conformance
+	@echo ">> smoke sweep: sockjs-go peer"
+	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider bench/peers/sockjs_go/tests
