@@ -30,7 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from floors import level_floor_reasons  # noqa: E402
+from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -45,10 +45,11 @@ def _levels(doc):
     return {level["concurrency"]: level for level in doc["levels"]}
 
 
-def level_range(level):
+def level_range(level, sampled=True):
     """{median, min, max, runs, client_bound} of a level's saturation received/s; None without a figure.
 
-    A file without repetitions (or with one) has min = max = median and runs = 1.
+    A file without repetitions (or with one) has min = max = median and runs = 1. sampled:
+    floors.server_sampled of the level's file (False: its floors are judged from the client's side).
     """
     sat = level.get("saturation") if level else None
     if not sat:
@@ -59,7 +60,7 @@ def level_range(level):
     return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
             "runs": level.get("repetitions", 1),
             "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
-            "floor": level_floor_reasons(level)}
+            "floor": level_floor_reasons(level, sampled)}
 
 
 def verdict(ra, rb):
@@ -153,7 +154,7 @@ def compare_table(a, b):
                       "the ratio is a scale-out figure, not a runtime comparison."]
     any_cb = False
     for n in sorted(set(la) | set(lb)):
-        ra, rb = level_range(la.get(n)), level_range(lb.get(n))
+        ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
         any_cb = any_cb or any(r and r["client_bound"] for r in (ra, rb))
         ratio = _ratio(ra, rb)
         common = common_ok_rate(la[n], lb[n]) if n in la and n in lb else None
@@ -165,30 +166,37 @@ def compare_table(a, b):
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
-    lines += _floor_notes([("A", la), ("B", lb)])
+    lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
     return "\n".join(lines)
 
 
 def _floor_notes(named_levels):
-    """One line per floor figure: which run, which level, why (bench/floors.py)."""
+    """One line per floor figure: which run, which level, why (bench/floors.py); one line per run
+    whose server was not sampled. named_levels: [(name, {concurrency: level}, server sampled)]."""
     notes = []
-    for name, levels in named_levels:
+    for name, levels, sampled in named_levels:
+        if not sampled:
+            notes.append(f"{name}: {NOT_SAMPLED_NOTE}.")
         for n in sorted(levels):
-            reasons = level_floor_reasons(levels[n])
+            reasons = level_floor_reasons(levels[n], sampled)
             if reasons and levels[n].get("saturation"):
                 notes.append(f"≥ {name} at {n} clients is a floor: {'; '.join(reasons)}.")
     return ([""] + notes) if notes else []
 
 
 def run_name(doc):
-    """The name `make bench SERVERS=` uses for this run: `<runtime>-<mode>` (e.g. `node-naive`) for our
-    servers and server-node, `<server>-<runtime>` (e.g. `sockjs-tornado-pypy`) for a peer; a scaled-out run adds its tag
-    (`pypy-fast-w2`, `node-fast-w1-broker`: results_io.scale_out_tag), so it is never mistaken for the
-    one-process run of the same server."""
+    """The name `make bench SERVERS=` uses for this run: its registry entry (server.entry, e.g.
+    `cpython3.12-fast`, bench/server-registry.json) when the file records one; for older files
+    `<runtime>-<mode>` (e.g. `node-naive`) for our servers and server-node, `<server>-<runtime>`
+    (e.g. `sockjs-tornado-pypy`) for a peer. A scaled-out run adds its tag (`pypy-fast-w2`,
+    `node-fast-w1-broker`: results_io.scale_out_tag), so it is never mistaken for the one-process
+    run of the same server."""
     server = doc["server"]
+    tag = scale_out_tag(server)
+    if server.get("entry"):
+        return server["entry"] + (f"-{tag}" if tag else "")
     if server.get("peer"):
         return f"{server['name']}-{server['runtime']}"
-    tag = scale_out_tag(server)
     return f"{server['runtime']}-{server.get('mode') or 'na'}" + (f"-{tag}" if tag else "")
 
 
@@ -215,7 +223,8 @@ def matrix_table(docs, base):
            "", head, rule]
     for _, d in docs:
         lv = _levels(d)
-        out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n))) for n in levels) + " |")
+        out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n), server_sampled(d)))
+                                                      for n in levels) + " |")
     base_levels = _levels(base_doc)
     out += ["", f"Against the baseline {base_doc['label']} ({os.path.basename(base_path)}): median ratio; "
             "≈ = the ranges overlap (within noise), ? = a single run on either side (noise unknown), "
@@ -224,7 +233,7 @@ def matrix_table(docs, base):
         lv = _levels(d)
         cells = []
         for n in levels:
-            ra, rb = level_range(base_levels.get(n)), level_range(lv.get(n))
+            ra, rb = level_range(base_levels.get(n), server_sampled(base_doc)), level_range(lv.get(n), server_sampled(d))
             ratio = _ratio(ra, rb)
             if ratio is None:
                 cells.append("—")
@@ -233,7 +242,7 @@ def matrix_table(docs, base):
             mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else (" ≥" if "floor" in v else ""))
             cells.append(f"{ratio:.2f}{mark}")
         out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
-    out += _floor_notes([(d["label"], _levels(d)) for _, d in docs])
+    out += _floor_notes([(d["label"], _levels(d), server_sampled(d)) for _, d in docs])
     return "\n".join(out)
 
 

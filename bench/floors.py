@@ -10,6 +10,12 @@ also a floor.
 
 The site applies the same rule in JavaScript (site/src/js/floors.js, same
 reason words); the two are kept in step by their tests, not by sharing code.
+A run whose server was not sampled at all (`make bench-url` without
+SERVER_PID: the result's server.pid is null) has no server CPU to judge by:
+its floors are decided from the client's side alone (client-bound, how the
+level ended), and the result and summary say so once (NOT_SAMPLED_NOTE)
+instead of marking every level "server CPU not measured".
+
 Standard library only.
 """
 
@@ -25,6 +31,18 @@ _ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
                           "aborted": "level ended: aborted"}
 
 
+#: Said once per run (result warning, run summary, make compare) when the server was not sampled.
+NOT_SAMPLED_NOTE = ("server not sampled (no server pid: make bench-url without SERVER_PID): no server CPU or "
+                    "RSS; floors are judged from the client's side alone (client-bound, how each level ended)")
+
+
+def server_sampled(doc):
+    """Whether the run sampled its server's CPU and RSS from /proc: False only for a result whose
+    server.pid is null (a server benchmarked by URL alone: `make bench-url` without SERVER_PID)."""
+    server = doc.get("server") or {}
+    return "pid" not in server or server["pid"] is not None
+
+
 def saturation_server_cpu(level):
     """The server's CPU % at the level's saturation point: the saturation object's own field (v2),
     else the measured point it came from (v1 files: same received/s, state ok); None if neither."""
@@ -37,19 +55,20 @@ def saturation_server_cpu(level):
     return None
 
 
-def _repetition_kinds(level):
+def _repetition_kinds(level, server_sampled=True):
     """The kinds of floor one repetition's figure is, in _RANK order ("busy" stands for "server N %
-    busy (< 95 %)"); [] when it is the server's limit or the level has no figure."""
+    busy (< 95 %)"); [] when it is the server's limit or the level has no figure. Without a
+    sampled server only the client's side counts."""
     sat = level.get("saturation")
     if not sat:
         return []
     kinds = []
     if sat.get("client_bound"):
         kinds.append("client-bound")
-    cpu = saturation_server_cpu(level)
-    if cpu is None:
+    cpu = saturation_server_cpu(level) if server_sampled else None
+    if server_sampled and cpu is None:
         kinds.append("server CPU not measured")
-    elif cpu < SERVER_BUSY_PCT:
+    elif server_sampled and cpu < SERVER_BUSY_PCT:
         kinds.append("busy")
     end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
     if end:
@@ -57,26 +76,27 @@ def _repetition_kinds(level):
     return kinds
 
 
-def repetition_floor_reasons(level):
+def repetition_floor_reasons(level, server_sampled=True):
     """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
     (or when the level has no figure at all). `level`: a level object of a result file, or one
-    element of a repeated level's `runs[]`."""
+    element of a repeated level's `runs[]`; server_sampled: server_sampled(doc) of its file."""
     return [_busy_text(_pct(saturation_server_cpu(level))) if kind == "busy" else kind
-            for kind in _repetition_kinds(level)]
+            for kind in _repetition_kinds(level, server_sampled)]
 
 
-def level_floor_reasons(level):
+def level_floor_reasons(level, server_sampled=True):
     """Why a level's headline figure (the median over repetitions) is a floor: the reasons of every
     repetition whose figure is one, merged by kind, with "in k of n" when the level was repeated;
     [] when every repetition's figure was the server's limit.
 
     Conservative on purpose: one floor among the repetitions marks the level, as "client-bound in
     at least one repetition" always has. Busy percentages differ per repetition: the merged reason
-    gives their range ("server 81–93 % busy (< 95 %) in 2 of 3")."""
+    gives their range ("server 81–93 % busy (< 95 %) in 2 of 3"). server_sampled:
+    server_sampled(doc) of the level's file (False: the client's side alone decides)."""
     runs = level.get("runs") or [level]
     counts, busy = {}, []
     for run in runs:
-        for kind in _repetition_kinds(run):
+        for kind in _repetition_kinds(run, server_sampled):
             counts[kind] = counts.get(kind, 0) + 1
             if kind == "busy":
                 busy.append(saturation_server_cpu(run))

@@ -9,9 +9,21 @@ TRANSPORT  ?= sockjs
 # Independent repetitions per server; empty = the runner's default for the
 # profile (3 for standard, 1 for the others: bench/profiles.py).
 REPEAT     ?=
-# `make bench` only: a comma list of matrix entries (bench/matrix.py), e.g.
-# SERVERS=pypy-fast,node-naive; empty = the whole like-for-like matrix.
+# `make bench` only: a comma list of server registry entries and groups
+# (bench/server-registry.json), e.g. SERVERS=pypy-fast,node-naive or
+# SERVERS=runtimes; empty = the default group (the like-for-like matrix).
 SERVERS    ?=
+# `make serve` / `make install-server`: one registry entry, e.g. SERVER=cpython3.13-fast.
+SERVER     ?=
+# `make bench-url`: a SockJS broadcast server you run yourself. URL: its SockJS
+# service URL, http://HOST:PORT/prefix; SERVER_PID: its process id on this
+# machine (empty = not sampled: no server CPU/RSS, floors judged from the
+# client's side); NAME: its name in the result (default byo); MODE: fast|naive,
+# its broadcast algorithm group (default: not said).
+URL        ?=
+SERVER_PID ?=
+NAME       ?=
+MODE       ?=
 # `make compare`: two files (A=, B=), or a folder (DIR=, or A=<folder>) against BASE=.
 A    ?=
 B    ?=
@@ -31,6 +43,8 @@ CLIENT_ARGS ?=
 export CLIENT_ARGS
 
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
+# What make asks the server registry (system python3: it runs before any venv exists).
+REGISTRY   := python3 $(ROOT)/bench/registry_cli.py
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
@@ -43,7 +57,6 @@ RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --serv
 # server's own install. `make site` afterwards needs only the site's npm packages.
 BENCH_COMMON_DEPS := $(CLIENT_JAR) $(STAMPS)/venv-bench $(SCALEOUT_SETUP)
 BENCH_PEER_DEPS   := $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
-BENCH_ALL_DEPS    := $(BENCH_COMMON_DEPS) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(BENCH_PEER_DEPS)
 
 SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
@@ -51,7 +64,12 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
-              "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset)" \
+              "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset, SERVERS=runtimes for the runtimes group)" \
+              "make bench-plan SERVERS=...   the plan and its estimated time only (same knobs as make bench)" \
+              "make bench-url URL=http://HOST:PORT/prefix [SERVER_PID=] [NAME=] [MODE=fast|naive]   benchmark a SockJS broadcast server you run yourself (PROFILE=, REPEAT=, LEVELS=, ... as bench-*)" \
+              "make serve SERVER=name  run any registry entry in the foreground, READY line on stdout (HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER= where it has them)" \
+              "make servers          list the server registry: names, modes, groups, what is missing here" \
+              "make install-server SERVER=name   install one registry entry (make bench and make serve do it themselves)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
               "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline"
@@ -78,7 +96,8 @@ $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS
 	@$(call venv-complete-or-redone,$(ROOT)/.venv-peer-pypy,pypy3,$(ROOT)/.venv-peer-pypy/bin/python -m pip install -q --disable-pip-version-check -r $<)
 	@touch $@
 
-.PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare
+.PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare \
+        bench-plan bench-url servers install-server serve
 # The end-to-end tests run real (smoke-sized) load against real servers.
 test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis
 	cd $(ROOT) && $(BENCH_PY) -m pytest -q bench/tests
@@ -99,9 +118,46 @@ bench-peer-sockjs-tornado: $(BENCH_COMMON_DEPS) $(BENCH_PEER_DEPS)
 	$(RUN_BENCH) --servers sockjs-tornado-cpython,sockjs-tornado-pypy
 	$(bench-finish)
 
-bench: $(BENCH_ALL_DEPS)
+# $(call registry-install,NAMES[,FLAGS]): make the install goals of the
+# registry entries NAMES selects (entries whose requirement is missing are
+# left out; FLAGS: registry_cli.py installs flags); their output goes to
+# stderr, so `make serve` keeps stdout for the READY line.
+define registry-install
+goals=$$($(REGISTRY) installs --quiet $(2) '$(1)') && { [ -z "$$goals" ] || $(MAKE) -s -C $(ROOT) $$goals >&2; }
+endef
+
+bench: $(BENCH_COMMON_DEPS)
+	@$(call registry-install,$(SERVERS))
 	$(RUN_BENCH) --servers $(or $(SERVERS),all)
 	$(bench-finish)
+
+bench-plan: $(CLIENT_JAR) $(STAMPS)/venv-bench
+	$(RUN_BENCH) --servers $(or $(SERVERS),all) --dry-run
+
+bench-url: $(CLIENT_JAR) $(STAMPS)/venv-bench
+	@[ -n "$(URL)" ] || { echo "usage: make bench-url URL=http://HOST:PORT/prefix [SERVER_PID=pid] [NAME=name] [MODE=fast|naive] [PROFILE= REPEAT= LEVELS= ...]" >&2; exit 2; }
+	$(BENCH_PY) $(ROOT)/bench/run_bench.py --url '$(URL)' --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
+	  --transport $(TRANSPORT) $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
+	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(SERVER_PID),--server-pid $(SERVER_PID)) \
+	  $(if $(NAME),--name '$(NAME)') $(if $(MODE),--mode $(MODE))
+	$(bench-finish)
+
+servers:
+	@$(REGISTRY) list
+
+install-server:
+	@[ -n "$(SERVER)" ] || { echo "usage: make install-server SERVER=name (make servers lists them)" >&2; exit 2; }
+	@$(call registry-install,$(SERVER),--single $(if $(NAIVE),--naive))
+
+# Silent recipe: stdout carries nothing but the server's READY line. The
+# registry builds the launch (and refuses a knob the entry lacks);
+# scaleout-command adds WORKERS/BROKER (bench/broker/make.mk).
+serve: $(SCALEOUT_SETUP)
+	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER=] (make servers lists them)" >&2; exit 2; }
+	@$(call registry-install,$(SERVER),--single $(if $(NAIVE),--naive))
+	@argv=$$($(REGISTRY) argv '$(SERVER)' --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) \
+	  $(if $(NAIVE),--naive) --workers $(WORKERS) $(if $(BROKER),--broker $(BROKER))) && \
+	  eval "exec $(call scaleout-command,$$argv)"
 
 compare: $(STAMPS)/venv-bench
 	@if [ -n "$(DIR)" ]; then \

@@ -65,7 +65,7 @@ def variant_argv(opts, variant, broker_url=None):
         raise StepError("start server", f"{variant.name}: {exc}") from exc
 
 
-def _java(opts, client_cpus):
+def java_command(opts, client_cpus):
     return ["taskset", "-c", format_cpu_list(client_cpus), opts.java, *shlex.split(opts.java_opts),
             "-jar", opts.client_jar]
 
@@ -95,7 +95,7 @@ def client_sampled_pid(processes):
 
 
 def client_command(opts, server, spec, out_path, client_cpus, extra=(), server_pid=None):
-    cmd = _java(opts, client_cpus) + [
+    cmd = java_command(opts, client_cpus) + [
         "--url", f"{server.url}/broadcast",
         "--transport", opts.transport,
         "--profile", opts.profile,
@@ -113,7 +113,7 @@ def client_command(opts, server, spec, out_path, client_cpus, extra=(), server_p
 
 def warm_up(opts, server, client_cpus):
     with tempfile.TemporaryDirectory() as scratch:
-        cmd = _java(opts, client_cpus) + ["--url", f"{server.url}/broadcast", "--transport", opts.transport,
+        cmd = java_command(opts, client_cpus) + ["--url", f"{server.url}/broadcast", "--transport", opts.transport,
                                           "--out", os.path.join(scratch, "warmup.json"), *WARMUP_ARGS]
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, timeout=120)
@@ -121,7 +121,7 @@ def warm_up(opts, server, client_cpus):
         raise StepError("warm up", f"warm-up pass failed (status {proc.returncode}): {proc.stderr[-2000:]}")
 
 
-def _children_cpu_s():
+def children_cpu_s():
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     return ru.ru_utime + ru.ru_stime
 
@@ -164,7 +164,7 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
         log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None
         broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None
-        stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
+        stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
         for sampler in (group, broker_sampler):
             if sampler:
                 sampler.start()
@@ -177,7 +177,7 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
             for sampler in (group, broker_sampler):
                 if sampler:
                     sampler.stop()
-        stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), _children_cpu_s()
+        stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
         if server.proc.poll() is not None:
             raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
                             + server.log_tail())

@@ -2,13 +2,16 @@
 
   python3 bench/registry_cli.py list
       every entry: name, mode, groups, whether it can run here, label
-  python3 bench/registry_cli.py installs NAMES
+  python3 bench/registry_cli.py installs [--quiet] [--single [--naive]] NAMES
       the make goals installing the entries NAMES selects (entry and group names,
       comma-separated; empty = the default group), one line on stderr for each
-      entry skipped because something it requires is missing
+      entry skipped because something it requires is missing (--quiet: none;
+      the runner says it; --single: NAMES is one server as `argv` takes it)
   python3 bench/registry_cli.py argv NAME --host H --port P --heartbeat S [--json CODEC]
-                                     [--workers N] [--broker URL|private]
+                                     [--naive] [--workers N] [--broker URL|private]
       the entry's launch with the contract flags and its knobs, shell-quoted
+      (NAME may be a short name completed by the mode: pypy -> pypy-fast,
+      with --naive pypy-naive)
       (WORKERS/BROKER are checked against its knobs here and added by make's
       scaleout-command, which may start a private redis-server)
   python3 bench/registry_cli.py requirement NAME
@@ -41,10 +44,11 @@ def _list(reg, _args):
 
 def _installs(reg, args):
     goals = []
-    for e in reg.select(args.names):
+    for e in ([reg.single(args.names, args.naive)] if args.single else reg.select(args.names)):
         why = reg.missing(e)
         if why:
-            print(f"[skip] {e.name}: missing {why}", file=sys.stderr)
+            if not args.quiet:
+                print(f"[skip] {e.name}: missing {why}", file=sys.stderr)
             continue
         goals += [g for g in e.install if g not in goals]
     print(" ".join(goals))
@@ -52,7 +56,7 @@ def _installs(reg, args):
 
 
 def _argv(reg, args):
-    e = reg.entry(args.name)
+    e = reg.single(args.name, args.naive)
     why = reg.missing(e)
     if why:
         print(f"{e.name}: missing {why}", file=sys.stderr)
@@ -89,6 +93,10 @@ def parse_args(argv):
     sub.add_parser("list", help="every entry and whether it can run here").set_defaults(run=_list)
     s = sub.add_parser("installs", help="make goals installing the selected entries")
     s.add_argument("names", nargs="?", default="", help="comma list of entry and group names (default: default)")
+    s.add_argument("--quiet", action="store_true", help="no line for a skipped entry")
+    s.add_argument("--single", action="store_true",
+                   help="NAMES is one entry, or a short name completed by the mode (pypy -> pypy-fast)")
+    s.add_argument("--naive", action="store_true", help="with --single: the naive entry of a short name")
     s.set_defaults(run=_installs)
     s = sub.add_parser("argv", help="one entry's launch, shell-quoted")
     s.add_argument("name")
@@ -96,6 +104,7 @@ def parse_args(argv):
     s.add_argument("--port", type=int, default=8080, help="port 0-65535 (default 8080)")
     s.add_argument("--heartbeat", type=float, default=25.0, help="heartbeat, seconds > 0 (default 25)")
     s.add_argument("--json", default="json", help="JSON codec, servers with the codec knob only (default json)")
+    s.add_argument("--naive", action="store_true", help="the naive entry of a short name (NAIVE=1)")
     s.add_argument("--workers", type=int, default=1, help="worker processes 1-64, checked only (default 1)")
     s.add_argument("--broker", default="", help="redis:// URL or 'private', checked only (default none)")
     s.set_defaults(run=_argv)

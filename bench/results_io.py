@@ -1,4 +1,4 @@
-"""Reading and writing result files (results/README.md, schemas sockbench.result/1 and /2) for the bench tools."""
+"""Reading and writing result files (results/README.md, schemas sockbench.result/1, /2 and /3) for the bench tools."""
 
 import json
 import os
@@ -66,16 +66,18 @@ def scale_out_tag(server):
     return "w1-broker" if server.get("broker") else ""
 
 
-def result_file_path(out_dir, doc, when):
+def result_file_path(out_dir, doc, when, runtime_tag=None):
     """The one place a result file's name is built.
 
     <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>].json
     from the document's `server` section (`na` where a server has no codec or
     mode; the tag of `scale_out_tag`), never overwriting an earlier file (-2,
-    -3, ... appended).
+    -3, ... appended). runtime_tag: the registry entry's runtime_tag (e.g.
+    "cpython3.12"), which replaces server.runtime so two CPythons never share
+    a name; None = server.runtime.
     """
     server = doc["server"]
-    parts = [when.strftime("%Y-%m-%d"), server.get("name") or "unknown", server.get("runtime") or "unknown",
+    parts = [when.strftime("%Y-%m-%d"), server.get("name") or "unknown", runtime_tag or server.get("runtime") or "unknown",
              server.get("codec") or "na", server.get("mode") or "na"]
     if scale_out_tag(server):
         parts.append(scale_out_tag(server))

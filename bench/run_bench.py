@@ -21,6 +21,12 @@ Usage (the Makefile's bench-* targets call this):
   python3 bench/run_bench.py --server pypy --profile quick
   python3 bench/run_bench.py --server node --profile quick --workers 2 --server-cpu 0,1
   python3 bench/run_bench.py --servers pypy-fast,node-naive --profile standard --repeat 3
+  python3 bench/run_bench.py --servers runtimes --profile standard --dry-run
+  python3 bench/run_bench.py --url http://127.0.0.1:19500/broadcast --server-pid 4242 --name mine --profile smoke
+
+Servers come from the registry (bench/server-registry.json); `--url` is a
+server the user runs themselves (bench/byo_server.py): not started, not
+stopped, sampled only with --server-pid.
 """
 
 import argparse
@@ -33,9 +39,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from byo_server import MODES, UrlTarget, check_server_pid, check_service_url, measure_url_once, record_target  # noqa: E402
 from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
-from floors import level_floor_reasons  # noqa: E402
+from floors import level_floor_reasons, server_sampled  # noqa: E402
 from matrix import format_level_start_rates, interleave, level_start_rates, registry, select, single  # noqa: E402
 from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
@@ -46,6 +53,8 @@ from server_process import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
 
 DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
+#: The schema id of the files the runner writes (results/schema.json): /3 adds server.entry.
+RESULT_SCHEMA = "sockbench.result/3"
 
 
 def parse_args(argv):
@@ -57,6 +66,15 @@ def parse_args(argv):
     which.add_argument("--servers", metavar="LIST",
                        help="comma list of registry entries and groups, e.g. pypy-fast,node-naive or runtimes; "
                             "'all' = the default group (the like-for-like matrix)")
+    which.add_argument("--url", metavar="URL",
+                       help="bring your own server: the SockJS service URL of a broadcast server you run, "
+                            "http://HOST:PORT/prefix; the runner neither starts nor stops it")
+    p.add_argument("--server-pid", type=int, default=None, metavar="PID",
+                   help="with --url: the server's process id on this machine, sampled for CPU and RSS "
+                        "(default: none; floors are then judged from the client's side alone)")
+    p.add_argument("--name", default=None, help="with --url: the server's name in the result (default byo)")
+    p.add_argument("--mode", choices=MODES, default=None,
+                   help="with --url: the server's broadcast algorithm group (default: not said)")
     p.add_argument("--profile", default="standard", help="client sweep profile, as the client lists them (default standard)")
     p.add_argument("--repeat", type=int, default=None,
                    help="independent repetitions per server, >= 1 (default: 3 for standard, 1 otherwise)")
@@ -106,12 +124,26 @@ def parse_args(argv):
                 "or --broker private")
     if args.servers is not None and args.naive:
         p.error("--naive goes with --server; with --servers name the mode in each entry (e.g. pypy-naive)")
+    if args.url is None and (args.server_pid is not None or args.name or args.mode):
+        p.error("--server-pid, --name and --mode go with --url (a server you run yourself)")
+    if args.url is not None:
+        # The runner starts nothing, so it has no server flags to pass.
+        refused = [flag for flag, given in (("--naive", args.naive), ("--workers", args.workers != 1),
+                                            ("--broker", args.broker is not None), ("--json", args.json != "json"))
+                   if given]
+        if refused:
+            p.error(f"{', '.join(refused)}: the runner does not start a --url server; run yours with the "
+                    "settings you want (--mode names its algorithm group)")
     try:
         args.server_cpus = parse_cpu_list(args.server_cpu)
         args.client_cpus = parse_cpu_list(args.client_cpu) if args.client_cpu else None
         args.broker_cpus = parse_cpu_list(args.broker_cpu) if args.broker_cpu else None
-        args.variants = ([single(args.server, args.naive)] if args.server
-                         else select("" if args.servers == "all" else args.servers))
+        if args.url is not None:
+            args.variants = [UrlTarget(name=args.name or "byo", url=check_service_url(args.url),
+                                       pid=check_server_pid(args.server_pid), mode=args.mode)]
+        else:
+            args.variants = ([single(args.server, args.naive)] if args.server
+                             else select("" if args.servers == "all" else args.servers))
     except ValueError as exc:
         p.error(str(exc))
     args.usage_error = p.error
@@ -138,13 +170,17 @@ def available_variants(variants, log=None):
     return out
 
 
-def check_installed(variants, jar):
-    """Stop early, naming what to run, when setup has not produced something we need."""
+def check_installed(variants, jar, dry_run=False):
+    """Stop early, naming what to run, when setup has not produced something we need; a dry run
+    only says which servers are not installed yet (it runs none of them)."""
     if not os.path.exists(jar):
         raise StepError("setup", f"client jar {jar} is missing: run `make setup-java`")
     for v in variants:
         exe = v.argv[0]
         if os.path.isabs(exe) and not os.path.exists(exe):
+            if dry_run:
+                _log(f"[plan] {v.name} is not installed yet ({exe}); `make bench` installs it first")
+                continue
             raise StepError("setup", f"{exe} ({v.name}) is missing: run `make install-server SERVER={v.name}`")
 
 
@@ -167,13 +203,20 @@ def summarize(doc, name):
         if "saturation_strict" in level:
             text += f"; strict {_figure(level['saturation_strict'])}"
         text += f" ({n} run{'s' if n != 1 else ''})"
-        floor = level_floor_reasons(level)
+        floor = level_floor_reasons(level, server_sampled(doc))
         if floor:
             text += f"; a floor, not the server's limit: {'; '.join(floor)}"
         lines.append(text)
     for w in doc["warnings"]:
         lines.append(f"   warning: {w}")
     return "\n".join(lines)
+
+
+def record_entry(doc, entry):
+    """The registry entry the run was started from (server.entry, schema v3), so `make compare`
+    and the site call it by its registry name."""
+    doc["schema"] = RESULT_SCHEMA
+    doc["server"]["entry"] = entry.name
 
 
 def record_scaleout(doc, args):
@@ -197,8 +240,11 @@ def record_scaleout(doc, args):
 
 
 def run(args):
-    args.variants = available_variants(args.variants)
-    check_installed(args.variants, args.client_jar)
+    if args.url is None:
+        args.variants = available_variants(args.variants)
+        check_installed(args.variants, args.client_jar, dry_run=args.dry_run)
+    elif not os.path.exists(args.client_jar):
+        raise StepError("setup", f"client jar {args.client_jar} is missing: run `make setup-java`")
     if wants_private_broker(args.workers, args.broker) and not shutil.which("redis-server"):
         raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
     try:
@@ -210,7 +256,7 @@ def run(args):
     except ValueError as exc:
         args.usage_error(str(exc))
     repeat = args.repeat or default_repeat(args.profile)
-    for v in args.variants:  # refuse a knob a server lacks before anything runs
+    for v in args.variants if args.url is None else ():  # refuse a knob a server lacks before anything runs
         variant_argv(args, v)
     cpus = available_cpus()
     client_cpus = args.client_cpus or default_client_cpus(args.server_cpus, cpus)
@@ -256,7 +302,11 @@ def run(args):
             docs.append(doc)
         merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
         record_scaleout(merged, args)
-        path = result_file_path(args.out_dir, merged, when)
+        if args.url is not None:
+            record_target(merged, v)
+        else:
+            record_entry(merged, v)
+        path = result_file_path(args.out_dir, merged, when, runtime_tag=getattr(v, "runtime_tag", None))
         write_result(path, merged)
         written.append(path)
         _log(summarize(merged, v.name))
@@ -295,8 +345,9 @@ def _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, f
         out_path = os.path.join(scratch, f"{variant.name}-{rep}.json")
         log_path = os.path.join(args.out_dir, f"{variant.name}.server.log")
         started = time.monotonic()
+        measure = measure_url_once if args.url is not None else measure_once
         try:
-            record, warnings = measure_once(args, variant, out_path, log_path, client_cpus, extra, log=_log)
+            record, warnings = measure(args, variant, out_path, log_path, client_cpus, extra, log=_log)
         except StepError as exc:
             failed[variant.name] = f"repetition {rep}: {exc}"
             _log(f"bench failed: {variant.name} repetition {rep}: {exc}\n(its remaining repetitions are skipped)")

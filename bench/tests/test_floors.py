@@ -1,7 +1,7 @@
 """The fairness rule on saturation figures: the server's limit only when the server was >= 95 % busy,
 the client was not client-bound and the level really overloaded the server."""
 
-from floors import SERVER_BUSY_PCT, level_floor_reasons, repetition_floor_reasons
+from floors import NOT_SAMPLED_NOTE, SERVER_BUSY_PCT, level_floor_reasons, repetition_floor_reasons, server_sampled
 
 
 def rep(cpu=99.0, client_bound=False, end="saturated", sat=True):
@@ -53,3 +53,16 @@ def test_a_version_1_file_takes_the_cpu_of_the_point_its_figure_came_from():
     assert repetition_floor_reasons(level) == []
     level["points"] = []
     assert repetition_floor_reasons(level) == ["server CPU not measured"]
+
+
+def test_a_server_not_sampled_is_judged_from_the_clients_side_alone():
+    """bench-url without SERVER_PID: no server CPU at all, so "not measured" would mark every level;
+    the client's side (client-bound, how the level ended) still decides, and the note says so once."""
+    assert server_sampled({"server": {"pid": 4242}}) and not server_sampled({"server": {"pid": None}})
+    assert level_floor_reasons(rep(cpu=None), server_sampled=False) == []
+    assert level_floor_reasons(rep(cpu=None, client_bound=True, end="max_rate"), server_sampled=False) == [
+        "client-bound", "max rate reached (never overloaded)"]
+    level = {"runs": [rep(cpu=None), rep(cpu=None, client_bound=True)]}
+    assert level_floor_reasons(level, server_sampled=False) == ["client-bound in 1 of 2"]
+    assert level_floor_reasons(level) == ["client-bound in 1 of 2", "server CPU not measured in 2 of 2"]
+    assert "judged from the client's side alone" in NOT_SAMPLED_NOTE

@@ -8,6 +8,9 @@
 // rate was reached (or was cut short) never saw the server overloaded: also a
 // floor. bench/floors.py applies the same rule with the same reason words for
 // `make compare`; the two are kept in step by their tests, not by sharing code.
+// A run whose server was not sampled (`make bench-url` without SERVER_PID:
+// server.pid null) is judged from the client's side alone (client-bound, how
+// the level ended), said once (NOT_SAMPLED_NOTE) rather than on every level.
 // Pure functions (tested in node).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
@@ -32,6 +35,16 @@
   // Reason kinds in the order they are told; "busy" stands for "server N % busy (< 95 %)".
   const RANK = ['client-bound', 'server CPU not measured', 'busy', ...Object.values(ENDS_WITHOUT_OVERLOAD)];
 
+  /** Said once per run when the server was not sampled (bench/floors.py has the same words). */
+  const NOT_SAMPLED_NOTE = 'server not sampled (no server pid: make bench-url without SERVER_PID): no server CPU or ' +
+    'RSS; floors are judged from the client\'s side alone (client-bound, how each level ended)';
+
+  /**
+   * Whether the run sampled its server's CPU and RSS from /proc: false only
+   * for a result whose server.pid is null (a server benchmarked by URL alone).
+   */
+  const serverSampled = (result) => !(result.server && result.server.pid === null);
+
   /** Busy percent as text, rounded down: 94.6 must not read as "95 % busy (< 95 %)". */
   const pctText = (cpu) => String(Math.floor(cpu));
 
@@ -49,15 +62,18 @@
     return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
   }
 
-  /** The kinds of floor one repetition's figure is, in RANK order; [] when it is the server's limit. */
-  function repetitionKinds(level) {
+  /**
+   * The kinds of floor one repetition's figure is, in RANK order; [] when it
+   * is the server's limit. Without a sampled server only the client's side counts.
+   */
+  function repetitionKinds(level, sampled = true) {
     const sat = level.saturation;
     if (!sat) return [];
     const kinds = [];
     const cpu = saturationServerCpu(level);
     if (sat.client_bound) kinds.push('client-bound');
-    if (cpu == null) kinds.push('server CPU not measured');
-    else if (cpu < SERVER_BUSY_PCT) kinds.push('busy');
+    if (sampled && cpu == null) kinds.push('server CPU not measured');
+    else if (sampled && cpu < SERVER_BUSY_PCT) kinds.push('busy');
     const end = ENDS_WITHOUT_OVERLOAD[level.end_reason];
     if (end) kinds.push(end);
     return kinds;
@@ -67,11 +83,12 @@
    * Why one repetition's saturation figure is a floor.
    * @param {object} level a level object of a result file, or one element of
    *   a repeated level's `runs[]` (each is one repetition's level verbatim)
+   * @param {boolean} [sampled] serverSampled(result) of its file (default true)
    * @returns {string[]} the reasons; [] when the figure is the server's limit,
    *   or when the level has no figure at all (no `saturation`)
    */
-  function repetitionFloorReasons(level) {
-    return repetitionKinds(level).map((kind) => (kind === 'busy' ? busyText(pctText(saturationServerCpu(level))) : kind));
+  function repetitionFloorReasons(level, sampled = true) {
+    return repetitionKinds(level, sampled).map((kind) => (kind === 'busy' ? busyText(pctText(saturationServerCpu(level))) : kind));
   }
 
   /**
@@ -84,14 +101,16 @@
    * ("server 81–93 % busy (< 95 %) in 2 of 3").
    * @param {object} level a level object of a result file; its `runs[]`, when
    *   present, are the repetitions, otherwise the level is its only one
+   * @param {boolean} [sampled] serverSampled(result) of its file (default
+   *   true; false: the client's side alone decides)
    * @returns {string[]} [] when every repetition's figure was the server's limit
    */
-  function levelFloorReasons(level) {
+  function levelFloorReasons(level, sampled = true) {
     const runs = level.runs && level.runs.length ? level.runs : [level];
     const counts = new Map();
     const busy = [];
     for (const run of runs) {
-      for (const kind of repetitionKinds(run)) {
+      for (const kind of repetitionKinds(run, sampled)) {
         counts.set(kind, (counts.get(kind) || 0) + 1);
         if (kind === 'busy') busy.push(saturationServerCpu(run));
       }
@@ -114,5 +133,8 @@
   /** Put before a figure that is a floor: the server's limit is at least this. */
   const FLOOR_PREFIX = '≥ ';
 
-  return { SERVER_BUSY_PCT, FLOOR_PREFIX, saturationServerCpu, repetitionFloorReasons, levelFloorReasons, describeFloor };
+  return {
+    SERVER_BUSY_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled, saturationServerCpu, repetitionFloorReasons,
+    levelFloorReasons, describeFloor,
+  };
 });

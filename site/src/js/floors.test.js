@@ -4,7 +4,9 @@
 // really overloaded the server. Same cases and words as bench/tests/test_floors.py.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { SERVER_BUSY_PCT, repetitionFloorReasons, levelFloorReasons, describeFloor } = require('./floors');
+const {
+  SERVER_BUSY_PCT, NOT_SAMPLED_NOTE, serverSampled, repetitionFloorReasons, levelFloorReasons, describeFloor,
+} = require('./floors');
 
 // One repetition's level, reduced to what the rule reads (not benchmark data).
 // `cpu: undefined` leaves server_cpu_pct out, as version 1 files do.
@@ -88,4 +90,16 @@ test('a version 1 file takes the CPU of the point its figure came from', () => {
   assert.deepEqual(repetitionFloorReasons(level), []);
   level.points = [];
   assert.deepEqual(repetitionFloorReasons(level), ['server CPU not measured']);
+});
+
+test('a server not sampled is judged from the client\'s side alone (bench-url without SERVER_PID)', () => {
+  assert.equal(serverSampled({ server: { pid: 4242 } }), true);
+  assert.equal(serverSampled({ server: { pid: null } }), false);
+  assert.deepEqual(levelFloorReasons(rep({ cpu: null }), false), []);
+  assert.deepEqual(levelFloorReasons(rep({ cpu: null, clientBound: true, end: 'max_rate' }), false),
+    ['client-bound', 'max rate reached (never overloaded)']);
+  const level = { runs: [rep({ cpu: null }), rep({ cpu: null, clientBound: true })] };
+  assert.deepEqual(levelFloorReasons(level, false), ['client-bound in 1 of 2']);
+  assert.deepEqual(levelFloorReasons(level), ['client-bound in 1 of 2', 'server CPU not measured in 2 of 2']);
+  assert.match(NOT_SAMPLED_NOTE, /judged from the client's side alone/);
 });

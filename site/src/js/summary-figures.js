@@ -57,7 +57,7 @@
         rssAtStartBytes: rss.length ? rss[0] : null,
         peakRssBytes: rss.length ? Math.max(...rss) : null,
         endReason: level.end_reason,
-        floorReasons: result.historic ? [] : floors.levelFloorReasons(level),
+        floorReasons: result.historic ? [] : floors.levelFloorReasons(level, floors.serverSampled(result)),
       };
     });
   }
