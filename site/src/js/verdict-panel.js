@@ -15,7 +15,7 @@
     const levels = [...new Set(initial.flatMap((v) => v.levels))].sort((a, b) => a - b);
     elements.select.textContent = '';
     const defaults = initial.map((v) => `${v.title.split(',')[0]}: ${v.defaultLevel}`).join(', ');
-    elements.select.appendChild(new Option(`highest where all were measured (${defaults})`, ''));
+    elements.select.appendChild(new Option(`default: highest level all measured (${defaults})`, ''));
     for (const level of levels) elements.select.appendChild(new Option(`${level} clients`, String(level)));
 
     const show = () => {
