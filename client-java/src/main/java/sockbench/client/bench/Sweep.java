@@ -1,6 +1,5 @@
 package sockbench.client.bench;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -8,13 +7,12 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import sockbench.client.engine.ConnectProgress;
-import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.output.Progress;
 import sockbench.client.sampling.ProcessSampler;
-import sockbench.client.sampling.StealMeter;
+import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.Phase;
@@ -34,7 +32,7 @@ import sockbench.client.stats.SaturationPoint;
  */
 public final class Sweep {
 
-    private final Engine engine;
+    private final LoadEngine engine;
     private final SweepSettings settings;
     private final ProcessSampler server; // null without --server-pid
     private final Progress progress;
@@ -47,15 +45,13 @@ public final class Sweep {
     private Double lastKneeReceivedPerS;
     /** Connections open when the previous point started (minus those it lost). */
     private int openAtLastPoint;
-    private final com.sun.management.OperatingSystemMXBean os =
-            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /**
      * @param server      samples the server process (null when no pid was given)
      * @param warnings    receives every warning the sweep finds (shared with the run summary)
      * @param onLevelDone called with all levels so far after each level (the writer saves partial results)
      */
-    public Sweep(Engine engine, SweepSettings settings, ProcessSampler server, Progress progress,
+    public Sweep(LoadEngine engine, SweepSettings settings, ProcessSampler server, Progress progress,
                  List<String> warnings, Consumer<List<LevelResult>> onLevelDone) {
         this.engine = engine;
         this.settings = settings;
@@ -113,7 +109,16 @@ public final class Sweep {
                 }
                 PointResult p = runPoint(n, step.rate(), step.phase(), points.size());
                 points.add(p);
+                progress.agents(engine.agentsStatus());
                 progress.point(n, p, settings.plan());
+                if (p.agentLost() != null) {
+                    endReason = "agent_lost";
+                    abortRequested = true;
+                    System.err.printf(Locale.ROOT, "sockbench: agent %s lost during level %d at rate %.1f/s: "
+                            + "the level and the sweep stop here; the result keeps what was measured%n",
+                            p.agentLost(), n, rate(p));
+                    break;
+                }
                 if (abortRequested) {
                     endReason = "aborted";
                     warnings.add("level " + n + ": aborted by the user after " + points.size() + " points");
@@ -164,52 +169,46 @@ public final class Sweep {
         int openNow = engine.openConnections();
         long lostBetweenPoints = Math.max(0, openAtLastPoint - openNow);
         openAtLastPoint = openNow;
-        long startNs = System.nanoTime() + 20_000_000; // time for every I/O thread to receive the schedule
-        PointSchedule s = engine.start(clients ->
-                PointSchedule.of(rate, clients, startNs, plan.warmupS(), plan.stepS(), index, settings.payloadBytes()));
+        // Time for every I/O thread (and agent) to receive the schedule.
+        long startNs = System.nanoTime() + engine.startLeadNs();
         int connected = openNow;
+        ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
+        PointMeasurement m = engine.measure(
+                new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
+                        t.overloadTimeoutMs(), startNs, connected),
+                new LoadEngine.WindowListener() {
+                    @Override
+                    public void windowStarted() {
+                        srv[0] = server == null ? null : server.latest();
+                    }
 
-        sleepUntil(s.windowStartNs());
-        long cpu0 = os.getProcessCpuTime();
-        long wall0 = System.nanoTime();
-        StealMeter.Times steal0 = StealMeter.read();
-        ProcessSampler.Sample srv0 = server == null ? null : server.latest();
-        sleepUntil(s.windowEndNs());
-        long cpu1 = os.getProcessCpuTime();
-        long wall1 = System.nanoTime();
-        StealMeter.Times steal1 = StealMeter.read();
-        ProcessSampler.Sample srv1 = server == null ? null : server.latest();
-
-        // Drain: wait for every copy of the window's messages, at most the overload timeout.
-        long deadline = s.windowEndNs() + (long) (t.overloadTimeoutMs() * 1e6);
-        while (System.nanoTime() < deadline) {
-            PointCounters c = engine.poll();
-            if (c.get(Count.ARRIVED_MEASURED) >= c.get(Count.SENT) * connected || c.get(Count.CONNECTIONS_LOST) > 0) {
-                break;
-            }
-            Thread.sleep(10);
-        }
-        PointCounters c = engine.finish();
+                    @Override
+                    public void windowEnded() {
+                        srv[1] = server == null ? null : server.latest();
+                    }
+                });
+        PointCounters c = m.total();
         long connectionsLost = c.get(Count.CONNECTIONS_LOST) + lostBetweenPoints;
         openAtLastPoint = Math.max(0, openAtLastPoint - (int) c.get(Count.CONNECTIONS_LOST));
 
-        double duration = s.windowS();
+        double duration = m.windowS();
         long sent = c.get(Count.SENT);
         long received = c.get(Count.RECEIVED_IN_WINDOW);
         long expected = sent * connected;
         long lost = Math.max(0, expected - c.get(Count.ARRIVED_MEASURED));
         LatencySummary rtt = LatencySummary.of(c.rttCorrectedMicros);
         LatencySummary rttUncorrected = LatencySummary.of(c.rttUncorrectedMicros);
-        double clientCpu = cpu0 < 0 || cpu1 < 0 ? 0 : 100.0 * (cpu1 - cpu0) / Math.max(1, wall1 - wall0);
-        Double serverCpu = ProcessSampler.cpuPercent(srv0, srv1);
-        Long serverRss = srv1 == null ? null : srv1.rssBytes();
-        Double stealPct = StealMeter.percent(steal0, steal1);
+        double clientCpu = PointMerge.clientCpuPct(m);
+        Double serverCpu = ProcessSampler.cpuPercent(srv[0], srv[1]);
+        Long serverRss = srv[1] == null ? null : srv[1].rssBytes();
+        Double stealPct = PointMerge.stealPct(m);
         double sentPerS = sent / duration;
         PointState state = PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
         // Messages whose connection had closed could not be sent by any client: judge the
         // client's schedule-keeping on the rest (the lost connection already makes the point overloaded).
-        double keepableRate = rate * (1.0 - (double) c.get(Count.SKIPPED_CLOSED) / Math.max(1, s.measureCount()));
-        List<String> reasons = PointRules.clientBoundReasons(keepableRate, sentPerS, clientCpu, settings.clientCores(), t);
+        double keepableRate = rate * (1.0 - (double) c.get(Count.SKIPPED_CLOSED) / Math.max(1, m.measureCount()));
+        List<AgentPointResult> agents = PointMerge.agents(m, rate, t);
+        List<String> reasons = PointMerge.clientBoundReasons(m, keepableRate, agents, t);
         Double delivered = PointRules.deliveredPct(received, expected);
         Double firstHalf = c.firstHalfMeanMs();
         Double secondHalf = c.secondHalfMeanMs();
@@ -228,14 +227,26 @@ public final class Sweep {
             warnings.add(String.format(Locale.ROOT, "%s: hypervisor steal %.1f %% of CPU time (above %.0f %%): "
                     + "the host took CPU from this VM while the point was measured", where, stealPct, rules.stealWarnPct()));
         }
+        if (m.agentLost() != null) {
+            warnings.add(String.format(Locale.ROOT, "%s: agent %s died or stopped answering during the point; "
+                    + "the point keeps the other agents' counts and the sweep stops here", where, m.agentLost()));
+        }
         if (c.get(Count.READS) > 0) {
             progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
-        sleepUntil(s.windowEndNs() + (long) (plan.settleS() * 1e9));
+        long windowEndNs = PointSchedule.of(rate, 1, startNs, plan.warmupS(), plan.stepS(), index, settings.payloadBytes())
+                .windowEndNs();
+        sleepNs(windowEndNs + (long) (plan.settleS() * 1e9) - System.nanoTime());
+        // Only the fleet's per-agent parts are recorded: one process is the point itself.
+        List<AgentPointResult> recorded = engine.agentsStatus().isEmpty() ? List.of() : agents;
         return new PointResult(rate, duration, sent, sentPerS, received, received / duration,
                 expected, lost, connectionsLost, rtt, rttUncorrected, clientCpu, serverCpu, serverRss,
                 state, reasons, c.get(Count.OUT_OF_ORDER), phase, order, delivered, firstHalf, secondHalf,
-                backlog, strict, stealPct);
+                backlog, strict, stealPct, recorded, m.agentLost());
+    }
+
+    private static double rate(PointResult p) {
+        return p.targetRate();
     }
 
     private static void sleepUntil(long deadlineNs) throws InterruptedException {

@@ -17,6 +17,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new RunCommand());
         cl.addSubcommand("firehose", new FirehoseCommand());
         cl.addSubcommand("firehose-sender", new FirehoseSenderCommand());
+        cl.addSubcommand("agent", new AgentCommand());
         cl.setUsageHelpAutoWidth(true);
         // A typo: the error, suggestions, then the full usage, all on stderr; exit status 2.
         cl.setParameterExceptionHandler((ex, args) -> {

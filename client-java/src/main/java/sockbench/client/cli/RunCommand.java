@@ -20,6 +20,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import sockbench.client.bench.ClientInfo;
 import sockbench.client.bench.LevelStart;
+import sockbench.client.bench.LoadEngine;
+import sockbench.client.bench.LocalLoadEngine;
 import sockbench.client.bench.ReadyLine;
 import sockbench.client.bench.RunResult;
 import sockbench.client.bench.ServerInfo;
@@ -28,6 +30,11 @@ import sockbench.client.bench.SweepSettings;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
+import sockbench.client.fleet.AgentsMissingException;
+import sockbench.client.fleet.BusException;
+import sockbench.client.fleet.FleetLoadEngine;
+import sockbench.client.fleet.RedisBus;
+import sockbench.client.fleet.SourceAddresses;
 import sockbench.client.output.JsonResultWriter;
 import sockbench.client.output.LegacyCsvWriter;
 import sockbench.client.output.LegacyFlotWriter;
@@ -47,7 +54,7 @@ import sockbench.client.stats.Thresholds;
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
-                + "until the server saturates; writes a sockbench.result/2 JSON file (see results/README.md). "
+                + "until the server saturates; writes a sockbench.result/3 JSON file (see results/README.md). "
                 + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 
@@ -159,6 +166,31 @@ public final class RunCommand implements Callable<Integer> {
                     + "closes its connection and is counted as malformed. Costs a String per frame. Default: off.")
     boolean validate;
 
+    @Option(names = "--agents", paramLabel = "N",
+            description = "Run as the coordinator of N agent processes (the 'agent' subcommand, 1..256) that hold the "
+                    + "connections, client i on agent i mod N, through the Redis bus --bus; the sweep runs on their merged "
+                    + "results. Default: none (this process holds every connection).")
+    Integer agents;
+
+    @Option(names = "--bus", paramLabel = "URL",
+            description = "Redis URL of the fleet's bus, redis://HOST[:PORT][/DB]; needed with --agents. Default: none.")
+    String bus;
+
+    @Option(names = "--run-id", paramLabel = "ID",
+            description = "Fleet run id the agents join (letters, digits, '.', '_', '-'); agents of another run are ignored. "
+                    + "Default: the result's run id.")
+    String fleetRunId;
+
+    @Option(names = "--agent-join-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "How long the coordinator waits for its --agents to register, seconds, > 0; fewer by then: "
+                    + "one line and exit status 2. Default: ${DEFAULT-VALUE}.")
+    double agentJoinTimeoutS;
+
+    @Option(names = "--source-addresses", paramLabel = "auto|none|IP,...", defaultValue = SourceAddresses.NONE,
+            description = "Without --agents: local addresses this process's connections bind to, client i to address i mod "
+                    + "count (auto: 127.0.0.2..127.0.0.9 for a loopback server). Agents take their own. Default: ${DEFAULT-VALUE}.")
+    String sourceAddresses;
+
     @Option(names = "--server-pid", paramLabel = "PID",
             description = "Server process id: samples its CPU %% and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
     Long serverPid;
@@ -238,13 +270,42 @@ public final class RunCommand implements Callable<Integer> {
         }
         List<Integer> clientCpus = ProcFiles.allowedCpus("self");
         int cores = clientCpus.isEmpty() ? Runtime.getRuntime().availableProcessors() : clientCpus.size();
+        List<java.net.InetAddress> sources;
+        try {
+            sources = SourceAddresses.parse(sourceAddresses, target);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--source-addresses: " + e.getMessage());
+        }
+        if (agents != null) {
+            if (agents < 1 || agents > 256) {
+                throw new ParameterException(spec.commandLine(), "--agents must be 1..256");
+            }
+            if (bus == null) {
+                throw new ParameterException(spec.commandLine(), "--agents needs --bus redis://HOST[:PORT][/DB]");
+            }
+            if (!(agentJoinTimeoutS > 0)) {
+                throw new ParameterException(spec.commandLine(), "--agent-join-timeout must be > 0");
+            }
+        } else if (bus != null || fleetRunId != null) {
+            throw new ParameterException(spec.commandLine(), "--bus and --run-id go with --agents N");
+        }
+        if (bus != null) {
+            try {
+                RedisBus.checkUrl(bus);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--bus: " + e.getMessage());
+            }
+        }
+        if (fleetRunId != null && !fleetRunId.matches("[A-Za-z0-9._-]{1,200}")) {
+            throw new ParameterException(spec.commandLine(), "--run-id: letters, digits, '.', '_' or '-' only");
+        }
         int threads = ioThreads != null ? ioThreads : Math.min(8, cores);
         if (threads < 1 || threads > 64) {
             throw new ParameterException(spec.commandLine(), "--io-threads must be 1..64");
         }
 
         ServerInfo server = serverInfo(ready, target);
-        ClientInfo client = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
+        ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
         SearchRules search;
         try {
@@ -279,15 +340,32 @@ public final class RunCommand implements Callable<Integer> {
         if (readCoalesceUs < 0 || readCoalesceUs > 10_000) {
             throw new ParameterException(spec.commandLine(), "--read-coalesce-us must be 0..10000");
         }
-        try (Engine engine = new Engine(target, threads, (long) (connectTimeoutS * 1e9), connectConcurrency,
-                readCoalesceUs * 1000, validate);
+        String busRunId = fleetRunId != null ? fleetRunId : runId;
+        LoadEngine loadEngine;
+        try {
+            loadEngine = agents == null
+                    ? LocalLoadEngine.forThisProcess(new Engine(target, threads, (long) (connectTimeoutS * 1e9),
+                            connectConcurrency, readCoalesceUs * 1000, validate, sources))
+                    : startFleet(target, busRunId, connectConcurrency);
+        } catch (BusException e) {
+            System.err.println("sockbench: " + e.getMessage());
+            return 1;
+        } catch (AgentsMissingException e) {
+            System.err.println("sockbench: " + e.getMessage());
+            return 2;
+        }
+        FleetLoadEngine fleet = loadEngine instanceof FleetLoadEngine f ? f : null;
+        java.util.function.Function<List<LevelResult>, ClientInfo> clientOf = levelsSoFar -> fleet == null ? localClient
+                : localClient.withAgents(fleet.runId(), fleet.records(levelsSoFar));
+        try (LoadEngine engine = loadEngine;
              ProcessSampler serverSampler = serverPid == null ? null : new ProcessSampler(Long.toString(serverPid), 100)) {
             if (serverSampler != null && serverSampler.latest() == null) {
                 warnings.add("server pid " + serverPid + " is not readable in /proc: server CPU and RSS are null");
             }
             Sweep sweep = new Sweep(engine, settings, serverSampler, progress, warnings, levelsSoFar -> {
                 try {
-                    json.writeFile(result(runId, legend, started, machine, client, server, settings, levelsSoFar, warnings), outFile);
+                    json.writeFile(result(runId, legend, started, machine, clientOf.apply(levelsSoFar), server, settings,
+                            levelsSoFar, warnings), outFile);
                 } catch (java.io.IOException e) {
                     System.err.println("sockbench: cannot write partial result " + outFile + ": " + e.getMessage());
                 }
@@ -312,6 +390,7 @@ public final class RunCommand implements Callable<Integer> {
                     // shutting down already
                 }
             }
+            ClientInfo client = clientOf.apply(levelResults);
             RunResult result = result(runId, legend, started, machine, client, server, settings, levelResults, warnings);
             if (result.anyClientBound()) {
                 warnings.add(0, "CLIENT-BOUND points present: the client could not keep its schedule or used >= 90% of its CPUs; "
@@ -330,10 +409,46 @@ public final class RunCommand implements Callable<Integer> {
             }
             progress.warnings(result.warnings(), result.anyClientBound());
             System.err.println("sockbench: wrote " + outFile);
-            return 0;
+            return levelResults.stream().anyMatch(l -> "agent_lost".equals(l.endReason())) ? 1 : 0;
+        } catch (BusException e) {
+            System.err.println("sockbench: " + e.getMessage());
+            return 1;
         } finally {
             finished.countDown();
         }
+    }
+
+    private FleetLoadEngine startFleet(Target target, String busRunId, int connectConcurrency)
+            throws AgentsMissingException, InterruptedException {
+        RedisBus redis = RedisBus.connect(bus);
+        Map<String, String> assign = new LinkedHashMap<>();
+        assign.put("url", target.url());
+        assign.put("transport", target.transport().jsonName());
+        assign.put("connect_timeout_ns", Long.toString((long) (connectTimeoutS * 1e9)));
+        // The handshake limit protects the server's listen backlog: the agents share it.
+        assign.put("connect_concurrency", Integer.toString(Math.max(1, connectConcurrency / agents)));
+        assign.put("read_coalesce_ns", Long.toString(readCoalesceUs * 1000));
+        assign.put("validate", Boolean.toString(validate));
+        System.err.printf("sockbench: coordinator of run %s waiting for %d agent(s) on %s%n", busRunId, agents, bus);
+        try {
+            return FleetLoadEngine.start(redis, busRunId, agents, (long) (agentJoinTimeoutS * 1e9), assign, System.err);
+        } catch (AgentsMissingException | RuntimeException | InterruptedException e) {
+            redis.close();
+            throw e;
+        }
+    }
+
+    /** CPUs this process may run on; every CPU the JVM sees when /proc does not say. */
+    static List<Integer> allowedCpus() {
+        List<Integer> cpus = ProcFiles.allowedCpus("self");
+        if (!cpus.isEmpty()) {
+            return cpus;
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+            all.add(i);
+        }
+        return all;
     }
 
     private static RunResult result(String runId, String label, Instant started, MachineInfo machine, ClientInfo client,

@@ -14,6 +14,15 @@ public final class ConnectProgress {
         this.requested = requested;
     }
 
+    /** A finished level opening as reported by others (the agents of a fleet, added up). */
+    public static ConnectProgress of(int requested, int connected, int failed, String firstError) {
+        ConnectProgress p = new ConnectProgress(requested);
+        p.connected.set(connected);
+        p.failed.set(failed);
+        p.firstError = firstError;
+        return p;
+    }
+
     public int requested() {
         return requested;
     }

@@ -106,12 +106,17 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     // --- opening ---------------------------------------------------------------------------
 
     /** Starts the non-blocking TCP connect; failures go to {@link ConnectionEvents#openFailed}. */
-    void connect(Selector selector, SocketAddress address, long deadline, String path, String host) {
+    void connect(Selector selector, SocketAddress address, java.net.InetAddress source, long deadline, String path,
+                 String host) {
         deadlineNs = deadline;
         try {
             channel = SocketChannel.open();
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (source != null) {
+                // Port 0: the kernel picks a free ephemeral port on this address.
+                channel.bind(new java.net.InetSocketAddress(source, 0));
+            }
             boolean connected = channel.connect(address);
             key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
             if (connected) {

@@ -51,12 +51,22 @@ public final class Engine implements AutoCloseable {
      */
     public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs,
                   boolean validate) throws IOException {
+        this(target, ioThreads, connectTimeoutNs, connectConcurrency, readCoalesceNs, validate, List.of());
+    }
+
+    /**
+     * @param sourceAddresses local addresses to bind connections to, client i to address i mod size
+     *                        (one address has only ~28,000 ephemeral ports towards one server port);
+     *                        empty = let the kernel choose, as a plain connect does
+     */
+    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs,
+                  boolean validate, List<java.net.InetAddress> sourceAddresses) throws IOException {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1");
         }
         int perLoop = Math.max(1, connectConcurrency / ioThreads);
         for (int i = 0; i < ioThreads; i++) {
-            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs, validate));
+            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs, validate, sourceAddresses));
         }
         loops.forEach(IoLoop::start);
     }
@@ -72,13 +82,26 @@ public final class Engine implements AutoCloseable {
      * @param overallTimeoutNs give up waiting after this long (connections still opening then count as failed)
      */
     public ConnectProgress open(int n, long overallTimeoutNs) throws InterruptedException {
-        ConnectProgress progress = new ConnectProgress(n);
+        List<Integer> ids = new ArrayList<>(n);
+        for (int id = 0; id < n; id++) {
+            ids.add(id);
+        }
+        return open(ids, overallTimeoutNs);
+    }
+
+    /**
+     * Opens connections with the given client ids (ascending; an agent of a fleet holds every A-th
+     * id of the level, and the ids must be unique across the fleet because a receiver tells its own
+     * copies by them). The k-th id goes to thread k mod threads.
+     */
+    public ConnectProgress open(List<Integer> clientIds, long overallTimeoutNs) throws InterruptedException {
+        ConnectProgress progress = new ConnectProgress(clientIds.size());
         List<List<Integer>> shares = new ArrayList<>();
         for (int i = 0; i < loops.size(); i++) {
             shares.add(new ArrayList<>());
         }
-        for (int id = 0; id < n; id++) {
-            shares.get(id % loops.size()).add(id);
+        for (int k = 0; k < clientIds.size(); k++) {
+            shares.get(k % loops.size()).add(clientIds.get(k));
         }
         for (int i = 0; i < loops.size(); i++) {
             IoLoop loop = loops.get(i);
@@ -107,6 +130,18 @@ public final class Engine implements AutoCloseable {
      * @return the schedule started
      */
     public PointSchedule start(java.util.function.IntFunction<PointSchedule> scheduleForClients) {
+        return start(scheduleForClients, java.util.function.IntUnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(java.util.function.IntFunction)}, with the schedule's slot of each open
+     * connection given by {@code slotOfRank} (rank = position among this engine's open connections
+     * in client-id order): an agent of a fleet holds only some of the schedule's slots.
+     *
+     * @param scheduleForClients builds the schedule given the number of connections open here
+     */
+    public PointSchedule start(java.util.function.IntFunction<PointSchedule> scheduleForClients,
+                               java.util.function.IntUnaryOperator slotOfRank) {
         List<List<Integer>> idsPerLoop = runOnAll(IoLoop::openClientIds);
         List<Integer> all = new ArrayList<>();
         idsPerLoop.forEach(all::addAll);
@@ -117,7 +152,7 @@ public final class Engine implements AutoCloseable {
             List<Integer> ids = idsPerLoop.get(i);
             int[] slots = new int[ids.size()];
             for (int k = 0; k < slots.length; k++) {
-                slots[k] = java.util.Collections.binarySearch(all, ids.get(k));
+                slots[k] = slotOfRank.applyAsInt(java.util.Collections.binarySearch(all, ids.get(k)));
             }
             loop.submit(() -> loop.startSchedule(schedule, ids, slots));
         }

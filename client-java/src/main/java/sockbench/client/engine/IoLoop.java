@@ -47,6 +47,8 @@ final class IoLoop implements Runnable, ConnectionEvents {
     private final long connectTimeoutNs;
     private final int maxInFlight;
     private final boolean validate;
+    /** Local addresses connections bind to (client i to i mod size); empty = the kernel's choice. */
+    private final List<java.net.InetAddress> sourceAddresses;
     private final Selector selector;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final ByteBuffer[] gather = new ByteBuffer[GATHER];
@@ -69,8 +71,9 @@ final class IoLoop implements Runnable, ConnectionEvents {
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
      */
     IoLoop(int index, Target target, long originNs, long connectTimeoutNs, int maxInFlight, long readCoalesceNs,
-           boolean validate) throws IOException {
+           boolean validate, List<java.net.InetAddress> sourceAddresses) throws IOException {
         this.index = index;
+        this.sourceAddresses = List.copyOf(sourceAddresses);
         this.readCoalesceNs = readCoalesceNs;
         this.target = target;
         this.connectTimeoutNs = connectTimeoutNs;
@@ -364,7 +367,9 @@ final class IoLoop implements Runnable, ConnectionEvents {
             Connection c = toConnect.poll();
             inFlight++;
             opening.add(c);
-            c.connect(selector, target.address(), now + connectTimeoutNs,
+            java.net.InetAddress source = sourceAddresses.isEmpty() ? null
+                    : sourceAddresses.get(c.clientId % sourceAddresses.size());
+            c.connect(selector, target.address(), source, now + connectTimeoutNs,
                     target.websocketPath(c.clientId), target.hostHeader());
         }
     }

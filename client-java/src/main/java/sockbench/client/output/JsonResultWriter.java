@@ -9,14 +9,17 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import sockbench.client.bench.AgentRecord;
+import sockbench.client.bench.ClientInfo;
 import sockbench.client.bench.RunResult;
 import sockbench.client.bench.SweepSettings;
+import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
 
-/** The result file, schema {@code sockbench.result/2} (results/schema.json, results/README.md). */
+/** The result file, schema {@code sockbench.result/3} (results/schema.json, results/README.md). */
 public final class JsonResultWriter implements ResultWriter {
 
     /** Shared with the flot writer; the generator must not close the caller's writer. */
@@ -55,6 +58,9 @@ public final class JsonResultWriter implements ResultWriter {
             ints(g, "cpus", c.cpus());
             g.writeNumberField("io_threads", c.ioThreads());
             g.writeNumberField("max_heap_bytes", c.maxHeapBytes());
+            if (c.fleetRunId() != null) {
+                agents(g, c);
+            }
             g.writeEndObject();
 
             var s = r.server();
@@ -211,7 +217,59 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeBooleanField("backlog_growing", p.backlogGrowing());
         g.writeBooleanField("ok_strict", p.okStrict());
         nullableNumber(g, "steal_pct", p.stealPct());
+        if (!p.agents().isEmpty()) {
+            g.writeArrayFieldStart("agents");
+            for (AgentPointResult a : p.agents()) {
+                g.writeStartObject();
+                g.writeStringField("agent", a.agent());
+                g.writeNumberField("connections", a.connections());
+                g.writeNumberField("sent", a.sent());
+                g.writeNumberField("received", a.received());
+                g.writeNumberField("lost", a.lost());
+                g.writeNumberField("rtt_samples", a.rttSamples());
+                g.writeNumberField("cpu_pct", round(a.cpuPct()));
+                nullableNumber(g, "steal_pct", a.stealPct());
+                strings(g, "client_bound_reasons", a.clientBoundReasons());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        if (p.agentLost() != null) {
+            g.writeStringField("agent_lost", p.agentLost());
+        }
         g.writeEndObject();
+    }
+
+    private static void agents(JsonGenerator g, ClientInfo c) throws IOException {
+        g.writeObjectFieldStart("agents");
+        g.writeNumberField("count", c.agents().size());
+        g.writeStringField("run_id", c.fleetRunId());
+        g.writeArrayFieldStart("list");
+        for (AgentRecord a : c.agents()) {
+            g.writeStartObject();
+            g.writeStringField("agent", a.agent());
+            g.writeStringField("host", a.host());
+            g.writeNumberField("pid", a.pid());
+            ints(g, "cpus", a.cpus());
+            g.writeNumberField("io_threads", a.ioThreads());
+            strings(g, "source_addresses", a.sourceAddresses());
+            g.writeNumberField("connections_max", a.connectionsMax());
+            g.writeNumberField("clock_offset_us", a.clockOffsetMicros());
+            g.writeNumberField("clock_rtt_us", a.clockRttMicros());
+            g.writeNumberField("client_bound_points", a.clientBoundPoints());
+            strings(g, "client_bound_reasons", a.clientBoundReasons());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (String v : values) {
+            g.writeString(v);
+        }
+        g.writeEndArray();
     }
 
     private static void latency(JsonGenerator g, String name, LatencySummary l) throws IOException {

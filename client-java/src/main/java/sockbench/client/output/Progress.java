@@ -26,6 +26,8 @@ public final class Progress {
     private boolean capacityFromOverload;
     private String pendingDiagnostics = "";
     private int searchPoints;
+    /** "agents C/E" appended to point lines of a fleet run; empty for one process. */
+    private String agents = "";
 
     public Progress(PrintStream err) {
         this.err = err;
@@ -58,6 +60,11 @@ public final class Progress {
         }
     }
 
+    /** Agents connected / expected, shown on every point line ("" = one process, nothing shown). */
+    public void agents(String status) {
+        agents = status == null || status.isEmpty() ? "" : "  " + status;
+    }
+
     public void point(int n, PointResult p, SweepPlan sweepPlan) {
         if (p.state().name().equals("OVERLOADED")) {
             capacityEstimate = capacityFromOverload ? Math.max(capacityEstimate, p.receivedPerS()) : p.receivedPerS();
@@ -65,12 +72,13 @@ public final class Progress {
         } else if (!capacityFromOverload) {
             capacityEstimate = Math.max(capacityEstimate, p.receivedPerS());
         }
-        err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s%s%s  ETA %s%n",
+        err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s%s%s%s  ETA %s%n",
                 n, p.phase().jsonName(), p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()),
                 fmt(p.rtt().p99()), p.state().jsonName(), p.okStrict() ? " strict-ok" : "",
                 p.backlogGrowing() ? " BACKLOG-GROWING" : "",
                 p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
-                pendingDiagnostics, eta(n, p.targetRate()));
+                p.agentLost() != null ? " AGENT-LOST[" + p.agentLost() + "]" : "", pendingDiagnostics + agents,
+                eta(n, p.targetRate()));
         pendingDiagnostics = "";
     }
 

@@ -31,6 +31,10 @@ import java.util.List;
  * @param backlogGrowing     the second-half mean exceeds the first by more than the backlog rule allows ({@link PointRules})
  * @param okStrict           ok, not backlog-growing, enough delivered, not client-bound ({@link PointRules#okStrict})
  * @param stealPct           hypervisor steal over the window, percent of all CPU time; null when unreadable
+ *                           (with agents: the highest any agent saw)
+ * @param agents             each agent's part of the point; empty when one process held every connection
+ * @param agentLost          the agent that died or stopped answering during the point (its share is
+ *                           missing from the counts), or null
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -38,15 +42,35 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           double clientCpuPct, Double serverCpuPct, Long serverRssBytes,
                           PointState state, List<String> clientBoundReasons, long outOfOrder,
                           Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
-                          Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct) {
+                          Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
+                          List<AgentPointResult> agents, String agentLost) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
+        agents = List.copyOf(agents);
+        okStrict = okStrict && agentLost == null;
     }
 
-    /** True when the state is ok (mean corrected RTT below the ok threshold). */
+    /** A point measured by one process (no agents). */
+    public PointResult(double targetRate, double durationS, long sent, double sentPerS,
+                       long received, double receivedPerS, long expectedReceived, long lost,
+                       long connectionErrors, LatencySummary rtt, LatencySummary rttUncorrected,
+                       double clientCpuPct, Double serverCpuPct, Long serverRssBytes,
+                       PointState state, List<String> clientBoundReasons, long outOfOrder,
+                       Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
+                       Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct) {
+        this(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors,
+                rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder,
+                phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct,
+                List.of(), null);
+    }
+
+    /**
+     * True when the state is ok (mean corrected RTT below the ok threshold) and every agent answered
+     * (a point missing an agent's share cannot stand for the server's capacity).
+     */
     public boolean ok() {
-        return state == PointState.OK;
+        return state == PointState.OK && agentLost == null;
     }
 
     /** True when the client could not keep up, so the point measures the client, not the server. */

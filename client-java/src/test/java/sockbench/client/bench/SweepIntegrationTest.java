@@ -34,7 +34,7 @@ class SweepIntegrationTest {
     static List<LevelResult> run(String url, Transport transport, SweepSettings settings, List<String> warnings)
             throws Exception {
         try (Engine engine = new Engine(new Target(url, transport), 2, 5_000_000_000L, 50)) {
-            return new Sweep(engine, settings, null, new Progress(System.err), warnings, l -> { }).run();
+            return new Sweep(LocalLoadEngine.forThisProcess(engine), settings, null, new Progress(System.err), warnings, l -> { }).run();
         }
     }
 
@@ -226,7 +226,7 @@ class SweepIntegrationTest {
             List<LevelResult> levels;
             try (Engine engine = new Engine(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
                     Transport.SOCKJS), 1, 1_000_000_000L, 10)) {
-                levels = new Sweep(engine, settings, null, new Progress(System.err), new ArrayList<>(), l -> { }).run();
+                levels = new Sweep(LocalLoadEngine.forThisProcess(engine), settings, null, new Progress(System.err), new ArrayList<>(), l -> { }).run();
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             assertEquals(0, levels.get(0).connected());

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import sockbench.client.bench.ClientInfo;
+import sockbench.client.bench.LocalLoadEngine;
 import sockbench.client.bench.RunResult;
 import sockbench.client.bench.ServerInfo;
 import sockbench.client.bench.Sweep;
@@ -88,14 +89,14 @@ class ResultWritersTest {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0);
              Engine engine = new Engine(new Target(server.url(), Transport.SOCKJS), 1, 5_000_000_000L, 10);
              ProcessSampler sampler = new ProcessSampler(Long.toString(pid), 50)) {
-            levels = new Sweep(engine, settings, sampler, new Progress(System.err), warnings, l -> { }).run();
+            levels = new Sweep(LocalLoadEngine.forThisProcess(engine), settings, sampler, new Progress(System.err), warnings, l -> { }).run();
         }
         String text = json(result(settings, levels, pid, ProcFiles.allowedCpus("self"), warnings));
         Set<ValidationMessage> errors = validate(text);
         assertTrue(errors.isEmpty(), errors + "\n" + text);
 
         JsonNode root = MAPPER.readTree(text);
-        assertEquals("sockbench.result/2", root.get("schema").asText());
+        assertEquals("sockbench.result/3", root.get("schema").asText());
         assertEquals(2, root.get("levels").size());
         JsonNode p = root.get("levels").get(0).get("points").get(0);
         assertEquals(20.0, p.get("target_rate").asDouble());
@@ -146,7 +147,7 @@ class ResultWritersTest {
     void theSchemaCatchesABrokenResult() throws Exception {
         SweepSettings settings = new SweepSettings(Profile.SMOKE.plan(), Thresholds.DEFAULT, 10, 64, 1);
         String text = json(result(settings, List.of(), null, List.of(), List.of()));
-        String broken = text.replace("\"schema\" : \"sockbench.result/2\"", "\"schema\" : \"other\"");
+        String broken = text.replace("\"schema\" : \"sockbench.result/3\"", "\"schema\" : \"other\"");
         assertTrue(!broken.equals(text) && !validate(broken).isEmpty(), "validation must be able to fail");
     }
 

@@ -1,0 +1,48 @@
+package sockbench.client.bench;
+
+import sockbench.client.engine.ConnectProgress;
+
+/**
+ * What the sweep drives: the connections of a level and the points measured over them. Two
+ * implementations: {@link LocalLoadEngine} (this process holds every connection) and
+ * {@code fleet.FleetLoadEngine} (agents hold them, coordinated through Redis). The sweep's rules
+ * run unchanged on the merged {@link PointMeasurement} either way.
+ */
+public interface LoadEngine extends AutoCloseable {
+
+    /**
+     * Opens the level's {@code n} connections (client ids 0..n-1) and waits until each has opened,
+     * failed or timed out.
+     *
+     * @param overallTimeoutNs give up waiting after this long, nanoseconds
+     */
+    ConnectProgress open(int n, long overallTimeoutNs) throws InterruptedException;
+
+    /** Connections of the level still open. */
+    int openConnections();
+
+    /** Closes the level's connections: a polite close frame, then after {@code graceMs} (ms) a hard close. */
+    void closeAll(long graceMs) throws InterruptedException;
+
+    /**
+     * Runs one point: warm-up, window, drain. {@code window} is told when the window starts and
+     * ends on this process's clock (the sweep samples the server then).
+     */
+    PointMeasurement measure(PointRequest request, WindowListener window) throws InterruptedException;
+
+    /** How far ahead of "now" a point's schedule starts so every sender has it in time, nanoseconds. */
+    long startLeadNs();
+
+    /** "agents C/E" for the progress line, or "" for one process. */
+    String agentsStatus();
+
+    @Override
+    void close();
+
+    /** Called on the sweep's thread at the window's start and end. */
+    interface WindowListener {
+        void windowStarted();
+
+        void windowEnded();
+    }
+}
