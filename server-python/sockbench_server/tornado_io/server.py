@@ -43,7 +43,8 @@ class ServerLimits:
       it stops reading from clients when its unsent output passes half of
       this (> 0; see shedding.py);
     * ``header_timeout``: seconds a connection may take to send complete
-      request headers, and may sit idle between requests (> 0);
+      request headers (a hixie-76 handshake: and its nonce), to send a
+      request body, and may sit idle between requests (> 0);
     * ``max_sessions``: sessions the process may hold, every mount and
       transport together (> 0; None: as many as ``max_total_buffer`` pays
       for, ``session_budget.default_max_sessions``).
@@ -172,7 +173,11 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     # headers too (HTTP1ConnectionParameters.header_timeout): a slowloris
     # client dribbling its headers, or a connection that never sends any,
     # is closed after that long. Without it the header timeout is an hour.
-    server = GuardedHTTPServer(app, idle_connection_timeout=limits.header_timeout, budget=budget)
+    # body_timeout: a request body must arrive within the same time (SockJS
+    # bodies are small); without it a client announcing a Content-Length it
+    # never sends holds its connection for ever.
+    server = GuardedHTTPServer(app, idle_connection_timeout=limits.header_timeout,
+                               body_timeout=limits.header_timeout, budget=budget)
     server.add_sockets(sockets)
     bound_port = sockets[0].getsockname()[1]
 

@@ -2,6 +2,7 @@
 6455 via Tornado or hixie-76 done here), and raw (``/websocket``)."""
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, Awaitable, Optional, Union
 
@@ -17,6 +18,9 @@ from .shedding import OutputBudget
 from .tornado_private import write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
+
+#: Hixie-76 nonce timeout (s) where the connection does not say its header timeout.
+NONCE_TIMEOUT_S = 10.0
 
 #: The websocket close of a handshake that passed the session budget's
 #: check but found it full when it completed (others completed first while
@@ -193,9 +197,14 @@ class FramedWebSocketHandler(_SockJSWebSocket):
         headers = self.request.headers
         origin = headers.get("Origin", "")
         location = "ws://" + self.request.host + self.request.uri
+        # The header timeout (--header-timeout) bounds the nonce too: a
+        # client that sends the headers and never the 8 bytes is as slow as
+        # one that never finishes its headers.
+        params = getattr(self.request.connection, "params", None)  # HTTP1Connection's, public
+        timeout = getattr(params, "header_timeout", None) or NONCE_TIMEOUT_S
         stream = self.detach()
         conn = Hixie76Connection(stream, self.service, connection_info(self, "websocket"),
-                                 self.budget)
+                                 self.budget, timeout)
         stream.io_loop.add_callback(conn.run, headers.get("Sec-WebSocket-Key1", ""),
                                     headers.get("Sec-WebSocket-Key2", ""), origin, location)
 
@@ -230,7 +239,11 @@ class Hixie76Connection:
     order HAProxy needs); then the 16-byte answer, then 0x00...0xFF frames.
     """
 
-    def __init__(self, stream: IOStream, service: Service, info: Any, budget: OutputBudget):
+    def __init__(self, stream: IOStream, service: Service, info: Any, budget: OutputBudget,
+                 nonce_timeout: float = NONCE_TIMEOUT_S):
+        """``nonce_timeout``: seconds the client may take to send its 8-byte
+        nonce after the headers (> 0)."""
+        self.nonce_timeout = nonce_timeout
         self.stream = stream
         self.service = service
         self.budget = budget
@@ -243,13 +256,16 @@ class Hixie76Connection:
         try:
             stream.set_nodelay(True)
             stream.write(wsframes.hixie76_response_head(origin, location))
-            nonce = await stream.read_bytes(8)
+            nonce = await asyncio.wait_for(stream.read_bytes(8), self.nonce_timeout)
             stream.write(wsframes.hixie76_challenge(key1, key2, nonce))
         except wsframes.HandshakeError as e:
             log.warning("%s: bad hixie-76 handshake: %s", self.service.prefix, e)
             stream.close()
             return
         except StreamClosedError:
+            return
+        except asyncio.TimeoutError:
+            stream.close()  # a half-open handshake: as Tornado does with slow headers, no line
             return
         try:
             self.session = self.service.create(None, self.info)
