@@ -154,13 +154,14 @@ def _log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def available_variants(variants, log=None):
-    """The variants whose registry requirements are met; one line for each one skipped, naming what
-    is missing (e.g. CPython 3.13 under pyenv). StepError when none is left."""
-    log = log or _log
+def available_variants(variants, reg=None, log=None):
+    """The variants whose requirements in the registry `reg` (default: bench/server-registry.json)
+    are met; one line for each one skipped, naming what is missing (e.g. CPython 3.13 under pyenv).
+    StepError when none is left."""
+    reg, log = reg or registry(), log or _log
     out = []
     for v in variants:
-        why = registry().missing(v)
+        why = reg.missing(v)
         if why:
             log(f"[skip] {v.name}: missing {why}")
         else:

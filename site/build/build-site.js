@@ -9,6 +9,7 @@ const path = require('path');
 const { readResults } = require('./read-results');
 const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES, vendorSource } = require('./vendor-files');
 const { methodologyPage } = require('./methodology-page');
+const { readRegistry, registryFields } = require('./server-registry');
 
 const SITE_DIR = path.join(__dirname, '..');
 const REPO_DIR = path.join(SITE_DIR, '..');
@@ -121,6 +122,7 @@ function buildSite(options) {
   }
 
   const builtAt = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const registry = readRegistry();
   const runEntries = runs.map(({ source, result }) => ({
     run_id: result.run_id,
     // A peer is not our code: say so wherever its name is drawn (legends, titles).
@@ -131,6 +133,8 @@ function buildSite(options) {
     runtime_version: result.server.runtime_version,
     codec: result.server.codec,
     mode: result.server.mode,
+    // Its registry entry and named groups (bench/server-registry.json), for the quick picks.
+    ...registryFields(registry, result.server),
     hostname: result.machine.hostname,
     source,
     raw_href: rawHref(source),

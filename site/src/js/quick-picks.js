@@ -19,10 +19,13 @@
   const ids = (runs) => runs.map((run) => run.run_id);
 
   /**
-   * @param {{run_id: string, result: object}[]} runs every valid run
+   * @param {{run_id: string, result: object, groups?: string[]}[]} runs every
+   *   valid run; `groups`: the named groups of its server registry entry
+   *   (bench/server-registry.json, e.g. "runtimes"), as the build adds them
    * @returns {{text: string, ids: string[]}[]} buttons: all, none, the latest
    *   run of each server configuration on each machine, then one per machine
-   *   and one per profile when there is more than one of them
+   *   and one per profile when there is more than one of them, then one per
+   *   registry group that holds some runs but not all
    */
   function quickPicks(runs) {
     const picks = [{ text: 'All runs', ids: ids(runs) }, { text: 'None', ids: [] }];
@@ -43,6 +46,11 @@
     const profiles = groupBy(runs, ({ result: r }) => r.parameters.profile);
     if (profiles.size > 1) {
       for (const [profile, group] of profiles) picks.push({ text: `Only profile ${profile}`, ids: ids(group) });
+    }
+    const registryGroups = [...new Set(runs.flatMap((run) => run.groups || []))];
+    for (const name of registryGroups) {
+      const members = runs.filter((run) => (run.groups || []).includes(name));
+      if (members.length < runs.length) picks.push({ text: `Server group ${name} (make bench SERVERS=${name})`, ids: ids(members) });
     }
     return picks;
   }

@@ -43,3 +43,18 @@ test('several profiles get one pick each', () => {
   const picks = quickPicks([run('a'), run('b', { profile: 'standard', runtime: 'node' })]);
   assert.deepEqual(picks.slice(2).map((p) => [p.text, p.ids]), [['Only profile smoke', ['a']], ['Only profile standard', ['b']]]);
 });
+
+test('each server registry group holding some runs gets a pick (make bench SERVERS=runtimes)', () => {
+  const picks = quickPicks([
+    { ...run('pypy'), groups: ['default', 'runtimes'] },
+    { ...run('py313', { runtime: 'cpython' }), groups: ['runtimes'] },
+    { ...run('peer', { runtime: 'node' }), groups: ['default'] },
+    run('byo', { runtime: 'go' }),
+  ]);
+  assert.deepEqual(picks.slice(2).map((p) => [p.text, p.ids]), [
+    ['Server group default (make bench SERVERS=default)', ['pypy', 'peer']],
+    ['Server group runtimes (make bench SERVERS=runtimes)', ['pypy', 'py313']],
+  ]);
+  const everyRun = quickPicks([{ ...run('a'), groups: ['default'] }, { ...run('b', { runtime: 'node' }), groups: ['default'] }]);
+  assert.equal(everyRun.some((p) => p.text.startsWith('Server group')), false, 'no pick that equals "All runs"');
+});

@@ -1,0 +1,75 @@
+"""The runtimes group end to end: `make bench SERVERS=cpython3.13-fast PROFILE=smoke REPEAT=1` against
+our server on the pyenv CPython 3.13 (skipped, with what is missing, where it is not installed), and
+how the runner skips an entry whose requirement is missing instead of failing the whole run."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cpus import available_cpus
+from registry import parse
+from results_io import flow_problems, load_result, schema_errors
+from run_bench import available_variants
+from server_process import StepError
+from servers import ROOT, entry
+from matrix import registry
+
+RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
+NEWER = entry("cpython3.13-fast")
+
+
+def test_smoke_run_on_cpython_3_13_names_its_runtime(tmp_path):
+    missing = registry().missing(NEWER)
+    if missing:
+        pytest.skip(f"{NEWER.name}: missing {missing}")
+    assert os.path.exists(NEWER.argv[0]), "make test-bench installs .venv-cpython3.13 (setup-python-runtimes)"
+    cmd = [sys.executable, RUN_BENCH, "--servers", NEWER.name, "--profile", "smoke", "--repeat", "1",
+           "--port", "0", "--server-cpu", str(available_cpus()[0]), "--out-dir", str(tmp_path),
+           "--client-timeout", "240"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
+    out_path = proc.stdout.strip().splitlines()[-1]
+    assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython3.13-json-fast.json")
+    doc = load_result(out_path)
+    assert schema_errors(doc) == []
+    assert flow_problems(doc) == []
+    assert doc["schema"] == "sockbench.result/3" and doc["server"]["entry"] == "cpython3.13-fast"
+    assert doc["server"]["runtime"] == "cpython" and doc["server"]["runtime_version"].startswith("3.13.")
+    assert doc["server"]["mode"] == "fast" and doc["server"]["peer"] is False
+
+
+def test_an_entry_whose_requirement_is_missing_is_skipped_with_one_line():
+    reg = parse({
+        "groups": {"default": "all"},
+        "requirements": {"absent": {"check": ["sh", "-c", "exit 3"], "missing": "Absent 9 (apt-get install absent)"}},
+        "servers": [
+            {"name": "here", "label": "h", "argv": ["x"], "install": [], "knobs": [], "mode": "naive",
+             "peer": True, "groups": ["default"]},
+            {"name": "gone", "label": "g", "argv": ["y"], "install": [], "knobs": [], "mode": "naive",
+             "peer": True, "groups": ["default"], "requires": ["absent"]},
+        ]})
+    lines = []
+    kept = available_variants(reg.select(""), reg, log=lines.append)
+    assert [e.name for e in kept] == ["here"]
+    assert lines == ["[skip] gone: missing Absent 9 (apt-get install absent)"]
+    with pytest.raises(StepError, match="none of gone can run"):
+        available_variants([reg.entry("gone")], reg, log=lines.append)
+
+
+def test_registry_cli_lists_installs_and_launches():
+    cli = [sys.executable, os.path.join(ROOT, "bench", "registry_cli.py")]
+    out = subprocess.run(cli + ["installs", "default"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and f"{ROOT}/.stamps/python-pypy" in out.stdout.split()
+    out = subprocess.run(cli + ["argv", "pypy", "--naive", "--port", "0", "--json", "ujson"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert out.stdout.split() == [entry("pypy-naive").argv[0], "-m", "sockbench_server", "--host", "127.0.0.1",
+                                  "--port", "0", "--heartbeat", "25", "--log-level", "warning", "--json", "ujson",
+                                  "--naive"]
+    out = subprocess.run(cli + ["argv", "sockjs-tornado-pypy", "--workers", "2"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and "no --workers/--broker" in out.stderr
+    out = subprocess.run(cli + ["installs", "pypy-fst"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "unknown server(s) pypy-fst" in out.stderr
