@@ -61,7 +61,8 @@ def worker_from_environment() -> Optional[tuple]:
         workers = int(workers_text)
     except ValueError:
         index = workers = -1
-    if not sep or not (1 <= index <= workers or index == 0) or not 1 <= workers <= MAX_WORKERS:
+    in_range = 1 <= index <= workers if index_text != STANDBY else 1 <= workers
+    if not sep or not in_range or workers > MAX_WORKERS:
         raise ValueError("%s=%r: expected <index>/<workers> or %s/<workers>, "
                          "1 <= index <= workers <= %d"
                          % (WORKER_ENV, value, STANDBY, MAX_WORKERS))
