@@ -31,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled  # noqa: E402
+from registry import RegistryError, load as load_registry  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -212,9 +213,24 @@ def pick_base(docs, base):
     return hits[0]
 
 
-def matrix_table(docs, base):
-    """Markdown: every run's median (min–max) per level, then each run's ratio to the baseline run."""
-    base_path, base_doc = pick_base(docs, base)
+def default_base(docs):
+    """The baseline when BASE= is not given: DEFAULT_BASE when the folder holds it, else the run
+    named first in the server registry (bench/server-registry.json; e.g. pypy-fast in a runtimes
+    set, which has no peer), else DEFAULT_BASE (pick_base then names the files there are)."""
+    names = {run_name(d) for _, d in docs}
+    if DEFAULT_BASE in names:
+        return DEFAULT_BASE
+    try:
+        order = load_registry().names()
+    except RegistryError:
+        return DEFAULT_BASE
+    return next((n for n in order if n in names), DEFAULT_BASE)
+
+
+def matrix_table(docs, base=None):
+    """Markdown: every run's median (min–max) per level, then each run's ratio to the baseline run
+    (base: a run name, file name or label part; None = default_base)."""
+    base_path, base_doc = pick_base(docs, base or default_base(docs))
     levels = sorted({lv["concurrency"] for _, d in docs for lv in d["levels"]})
     head = "| run | " + " | ".join(str(n) for n in levels) + " |"
     rule = "| --- |" + " ---: |" * len(levels)
@@ -248,7 +264,7 @@ def matrix_table(docs, base):
 
 USAGE = ("usage: compare.py A.json B.json [--level N]        (make compare A=... B=... [LEVEL=N])\n"
          f"       compare.py FOLDER [--base TEXT] [--level N]  (make compare DIR=... [BASE=...] [LEVEL=N]; "
-         f"default base {DEFAULT_BASE})\n"
+         f"default base {DEFAULT_BASE}, else the first server registry entry present)\n"
          "       --level N: the verdict at N concurrent clients (default: the highest level every run measured)")
 
 
@@ -277,7 +293,6 @@ def main(argv=None):
     if found is None or found_level is None:
         print(USAGE, file=sys.stderr)
         return 2
-    base = base or DEFAULT_BASE
     level = int(level) if level else None
     if len(argv) not in (1, 2) or any(a.startswith("-") for a in argv) or (len(argv) == 1) != os.path.isdir(argv[0]):
         print(USAGE, file=sys.stderr)

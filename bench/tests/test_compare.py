@@ -2,7 +2,7 @@
 
 import pytest
 
-from compare import compare_table, level_range, main, matrix_table, pick_base, run_name, verdict
+from compare import compare_table, default_base, level_range, main, matrix_table, pick_base, run_name, verdict
 from factories import doc, level
 from merge import merge_repetitions
 
@@ -110,3 +110,19 @@ def test_floor_figures_are_marked_and_explained():
     assert "≥ 100 (90–110)" in row and "≥ 300" not in row
     assert "A is a floor: no verdict" in row    # A's limit is unknown: it may be as high as B's
     assert "≥ A at 25 clients is a floor: server 71 % busy (< 95 %) in 1 of 3." in table
+
+
+def test_registry_entry_names_the_run_and_a_folder_without_the_peer_gets_a_registry_baseline():
+    """Two CPythons differ only by version, so a run started from a registry entry is called by it
+    (server.entry); a runtimes set holds no sockjs-tornado, so the first registry entry present is
+    the baseline."""
+    old, new, bun = (doc([level(25, 100.0)]) for _ in range(3))
+    new["server"].update(entry="cpython3.13-fast")
+    bun["server"].update(name="sockjs-node", runtime="bun", entry="bun-fast")
+    assert [run_name(d) for d in (old, new, bun)] == ["cpython-fast", "cpython3.13-fast", "bun-fast"]
+    docs = [("a.json", bun), ("b.json", new), ("c.json", old)]
+    assert default_base(docs) == "cpython-fast", "first in bench/server-registry.json's order"
+    assert "Against the baseline" in matrix_table(docs)
+    peer = doc([level(25, 1.0)], mode=None)
+    peer["server"].update(name="sockjs-tornado", runtime="cpython", peer=True)
+    assert default_base(docs + [("d.json", peer)]) == "sockjs-tornado-cpython"
