@@ -3,13 +3,17 @@ our server on the pyenv CPython 3.13 (skipped, with what is missing, where it is
 how the runner skips an entry whose requirement is missing instead of failing the whole run."""
 
 import os
+import select
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
 from cpus import available_cpus
 from registry import parse
+from ready_line import parse_ready_line
 from results_io import flow_problems, load_result, schema_errors
 from run_bench import available_variants
 from server_process import StepError
@@ -73,3 +77,30 @@ def test_registry_cli_lists_installs_and_launches():
     assert out.returncode == 2 and "no --workers/--broker" in out.stderr
     out = subprocess.run(cli + ["installs", "pypy-fst"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "unknown server(s) pypy-fst" in out.stderr
+
+
+def test_make_serve_runs_a_registry_entry_with_its_ready_line_on_stdout():
+    """`make serve SERVER=cpython3.13-naive PORT=0`: stdout carries the READY line alone, naming the
+    real runtime version and the entry's mode; SIGTERM stops it."""
+    serving = entry("cpython3.13-naive")
+    missing = registry().missing(serving)
+    if missing:
+        pytest.skip(f"{serving.name}: missing {missing}")
+    proc = subprocess.Popen(["make", "-s", "-C", ROOT, "serve", f"SERVER={serving.name}", "PORT=0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    try:
+        ready, ends = None, time.monotonic() + 120
+        while ready is None and time.monotonic() < ends:
+            if select.select([proc.stdout], [], [], 1.0)[0]:
+                ready = proc.stdout.readline()
+            elif proc.poll() is not None:
+                break
+        assert ready, f"no READY line; stderr:\n{proc.stderr.read()[-3000:] if proc.poll() is not None else ''}"
+        url, fields = parse_ready_line(ready)
+        assert not serving.ready_mismatches(fields)
+        assert fields["runtime_version"].startswith("3.13.") and fields["mode"] == "naive"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=10) is not None
+    assert proc.stdout.read() == "", "nothing but the READY line on stdout"
