@@ -38,6 +38,11 @@ LEVEL ?=
 # gives each repetition a fresh private redis-server, pinned to BROKER_CPU
 # (empty = not pinned).
 BROKER_CPU ?=
+# The client as a coordinator plus AGENTS agent processes on CLIENT_CPU (client i on agent i mod
+# AGENTS), talking through a private redis-server per repetition, or BUS=redis://HOST:PORT/DB.
+# AGENTS=1 (default): one client process, as before. client-java/README.md "Several processes and hosts".
+AGENTS ?= 1
+BUS ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
@@ -50,7 +55,8 @@ RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --serv
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
               $(if $(REPEAT),--repeat $(REPEAT)) \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
-              $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU))
+              $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) \
+              $(if $(filter-out 1,$(AGENTS)),--agents $(AGENTS)) $(if $(BUS),--bus $(BUS))
 
 # What a benchmark needs and nothing more (not `setup`, which also installs
 # Chromium for the site's browser tests): the client jar, .venv-bench, and the

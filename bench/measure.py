@@ -24,6 +24,7 @@ import contextlib
 import time
 
 from cpus import format_cpu_list
+from client_fleet import ClientFleet
 from private_redis import PrivateRedis
 from process_sampler import GroupSampler
 from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
@@ -159,8 +160,11 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
         if opts.server_warmup:
             log("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)")
             warm_up(opts, server, client_cpus)
+        # AGENTS=N > 1: N agent processes (fresh per repetition) hold the connections.
+        fleet = stack.enter_context(ClientFleet(getattr(opts, "agents", 1), java_command(opts, client_cpus),
+                                                os.path.dirname(out_path), getattr(opts, "bus", None), log=log))
         cmd = client_command(opts, server, variant, out_path, client_cpus, extra_client_args,
-                             server_pid=client_sampled_pid(processes))
+                             server_pid=client_sampled_pid(processes)) + fleet.coordinator_args()
         log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None
         broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None
@@ -177,6 +181,7 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
             for sampler in (group, broker_sampler):
                 if sampler:
                     sampler.stop()
+        fleet_record = fleet.finish()  # reaps the agents first, so children_cpu_s() includes them
         stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
         if server.proc.poll() is not None:
             raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
@@ -208,6 +213,8 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
             extra["broker"] = broker_record
     else:
         server_ticks = None if None in (server_before, server_after) else server_after - server_before
+    if fleet_record:
+        extra["client_agents"] = fleet_record
     client_ticks = round((children_after - children_before) * hz)
     host, warnings = host_report(stat_before, stat_after, opts.server_cpus, client_cpus, server_ticks, client_ticks)
     record = {

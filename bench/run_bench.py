@@ -48,6 +48,7 @@ from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from profiles import default_repeat, load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
+from client_fleet import check_agents  # noqa: E402
 from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker  # noqa: E402
 from server_process import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
@@ -93,6 +94,13 @@ def parse_args(argv):
     p.add_argument("--broker", default=None, metavar="URL|private",
                    help="redis://HOST[:PORT][/DB] the server processes join, or 'private' for a fresh redis-server "
                         "per repetition on a free loopback port (default: none, or private when --workers > 1)")
+    p.add_argument("--agents", type=int, default=1,
+                   help="client processes holding the connections, 1-64: N > 1 runs the client as a coordinator of "
+                        "N agent processes on --client-cpu (client i on agent i mod N), through --bus (default 1: "
+                        "one client process)")
+    p.add_argument("--bus", default=None, metavar="URL",
+                   help="redis://HOST[:PORT][/DB] the coordinator and agents talk through (with --agents > 1; "
+                        "default: a private redis-server per repetition)")
     p.add_argument("--broker-cpu", default="",
                    help="CPU list for a private redis-server, taskset syntax (default: not pinned)")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "results"), help="where result files go (default results/)")
@@ -115,6 +123,9 @@ def parse_args(argv):
         p.error("--repeat must be >= 1")
     try:
         check_workers(args.workers)
+        check_agents(args.agents)
+        if args.bus is not None:
+            args.bus = None if args.bus == PRIVATE else check_broker(args.bus)
         if args.broker is not None:
             args.broker = check_broker(args.broker)
     except ValueError as exc:
