@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import functools
 import math
 import os
+import re
 import sys
 from typing import List, Optional
 
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
+from .protocol.transports import DEFAULT_SOCKJS_URL
 from .protocol.session_budget import (MAX_SESSIONS, MIN_SESSIONS, SESSION_BYTES,
                                       default_max_sessions)
 from .scaleout.broker_url import BrokerUrlError, parse_broker_url
@@ -75,6 +78,19 @@ def _status_path(value: str) -> str:
     return value
 
 
+# What a browser may be pointed at from <script src="...">: an absolute http(s)
+# URL or a path on the server's own origin, nothing that would need escaping.
+_SOCKJS_URL_RE = re.compile(r'^(https?://[^\s"<>]+|/[^\s"<>]*)$')
+
+
+def _sockjs_url(value: str) -> str:
+    if len(value) > 2048 or not _SOCKJS_URL_RE.match(value):
+        raise argparse.ArgumentTypeError(
+            "expected an http:// or https:// URL or a path starting with '/' (at most 2048 "
+            "characters; no spaces, quotes or angle brackets), got %r" % value)
+    return value
+
+
 def _broker(value: str):
     try:
         return parse_broker_url(value)
@@ -132,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep the pids of the workers accepting connections in this JSON "
                         "file, replaced atomically on every change and removed at exit "
                         "(docs/protocol.md section 6.2; default: none)")
+    p.add_argument("--sockjs-url", type=_sockjs_url, default=DEFAULT_SOCKJS_URL, metavar="URL",
+                   help="where the /iframe.html page of every app loads sockjs-client from "
+                        "(the iframe transports need the same sockjs-client version as the "
+                        "page): an http(s) URL or a path starting with '/' (default: "
+                        "%(default)s)")
     p.add_argument("--workers", type=_workers, default=1, metavar="N",
                    help="worker processes sharing the listening port (SO_REUSEPORT), "
                         "1-%d; more than 1 needs --broker and serves websocket "
@@ -184,6 +205,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                           max_total_buffer=args.max_total_buffer,
                           header_timeout=args.header_timeout,
                           max_sessions=args.max_sessions)
-    return serve(args.host, args.port, args.heartbeat, codec, default_mounts, limits=limits,
+    mounts = functools.partial(default_mounts, sockjs_url=args.sockjs_url)
+    return serve(args.host, args.port, args.heartbeat, codec, mounts, limits=limits,
                  broadcast=NAIVE if args.naive else FAST, scale=scale,
                  status_file=args.status_file if role is None else None)

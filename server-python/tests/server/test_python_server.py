@@ -150,6 +150,25 @@ def test_heartbeat_fraction_is_accepted_and_reported():
         srv.stop()
 
 
+def test_sockjs_url_is_what_every_iframe_page_loads():
+    url = "http://127.0.0.1:9/vendor/sockjs.min.js"
+    srv = ServerProcess(["--sockjs-url", url], command=OURS)
+    try:
+        for prefix in ("/broadcast", "/echo", "/close", "/disabled_websocket_echo",
+                       "/cookie_needed_echo"):
+            page = GET(srv.url + prefix + "/iframe.html").body
+            assert '<script src="%s"></script>' % url in page, (prefix, page)
+    finally:
+        assert srv.stop() == 0
+
+
+@pytest.mark.parametrize("value", ["", "cdn.example/sockjs.js", "javascript:alert(1)",
+                                   'http://x/"><script>', "http://x/a b"])
+def test_bad_sockjs_url_is_a_usage_error(value):
+    rc, out, err = run(["--sockjs-url", value, "--port", "0"])
+    assert rc == 2 and out == "" and "--sockjs-url" in err
+
+
 def test_cli_parser_defaults():
     args = cli.build_parser().parse_args([])
     assert (args.host, args.port, args.heartbeat, args.log_level, args.json) == \
