@@ -109,8 +109,8 @@ describe('site built from a real run with memory removed, a level unconnected an
       await page.goto(`${site.origin}/index.html#runs=${encodeURIComponent(derived.run_id)}`);
       await page.waitForSelector('#chart-saturation canvas.flot-base');
       // Every floor is crossed and dashed on the summary, the client-bound one among them
-      // (the derived run has no server CPU, so by the rule each of its figures is a floor).
-      const floors = derived.levels.filter((l) => l.saturation && isFloor(l));
+      // (the derived run has no server pid: its floors are judged from the client's side alone).
+      const floors = derived.levels.filter((l) => l.saturation && isFloor(l, derived.server.pid !== null));
       assert.ok(floors.includes(flagged));
       const saturation = await page.evaluate(probeChart, 'chart-saturation');
       assert.deepEqual(saturation.series.filter((s) => s.symbol === 'cross').map((s) => s.data),
@@ -123,10 +123,11 @@ describe('site built from a real run with memory removed, a level unconnected an
         new RegExp(`dashed, ✕: the figure is a floor, not the server's limit \\(${floors.length}\\): client-bound, server < 95 % busy`));
       const cells = page.locator(`#summary-table tbody[data-run-id="${derived.run_id}"] td.floor`);
       assert.equal(await cells.count(), floors.length);
-      // Why, from the data: the flagged point is client-bound, and its server CPU is what the
-      // version 1 rule falls back on; derivedRun removed every point's, so none is left to judge.
+      // Why, from the data: the flagged point is client-bound; the server's CPU counts only when
+      // the server was sampled, and derivedRun took its pid away (and every point's CPU).
+      const sampled = derived.server.pid !== null;
       const cpu = saturationServerCpu(flagged);
-      const why = ['client-bound', cpu == null ? 'server CPU not measured'
+      const why = ['client-bound', !sampled ? null : cpu == null ? 'server CPU not measured'
         : cpu < SERVER_BUSY_PCT ? `server ${Math.floor(cpu)} % busy (< ${SERVER_BUSY_PCT} %)` : null].filter(Boolean).join(', ');
       const flaggedCell = cells.nth(floors.indexOf(flagged));
       assert.ok((await flaggedCell.innerText()).startsWith('≥ '));

@@ -63,7 +63,9 @@ const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.sa
 // fields for the tests (the site's own is src/js/floors.js): a saturation
 // figure is the server's limit only when the server was >= 95 % busy, the
 // client was not client-bound and the level overloaded the server; a level's
-// figure is a floor when any of its repetitions' is.
+// figure is a floor when any of its repetitions' is. A run whose server was not
+// sampled (server.pid null: a server benchmarked by URL alone) has no server
+// CPU to judge by: only the client's side counts (client-bound, how the level ended).
 const SERVER_BUSY_PCT = 95;
 const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'connect_failed', 'aborted'];
 
@@ -81,16 +83,20 @@ function saturationServerCpu(level) {
   return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
 }
 
-/** Whether one repetition's figure (a level, or one entry of its `runs[]`) is a floor. */
-function isRepetitionFloor(level) {
+/**
+ * Whether one repetition's figure (a level, or one entry of its `runs[]`) is a floor.
+ * sampled: false for a run whose server.pid is null.
+ */
+function isRepetitionFloor(level, sampled = true) {
   const sat = level.saturation;
   if (!sat) return false;
   const cpu = saturationServerCpu(level);
-  return Boolean(sat.client_bound) || cpu == null || cpu < SERVER_BUSY_PCT || ENDS_WITHOUT_OVERLOAD.includes(level.end_reason);
+  const serverIdle = sampled && (cpu == null || cpu < SERVER_BUSY_PCT);
+  return Boolean(sat.client_bound) || serverIdle || ENDS_WITHOUT_OVERLOAD.includes(level.end_reason);
 }
 
-function isFloor(level) {
-  return (level.runs && level.runs.length ? level.runs : [level]).some(isRepetitionFloor);
+function isFloor(level, sampled = true) {
+  return (level.runs && level.runs.length ? level.runs : [level]).some((run) => isRepetitionFloor(run, sampled));
 }
 
 function hasTwoMeasuredPoints(level) {

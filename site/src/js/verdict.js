@@ -24,7 +24,7 @@
 })(typeof self !== 'undefined' ? self : this, function (algorithm, historic, summaryFigures, format) {
   'use strict';
 
-  const RUNTIME_NAMES = { cpython: 'CPython', pypy: 'PyPy', node: 'Node' };
+  const RUNTIME_NAMES = { cpython: 'CPython', pypy: 'PyPy', node: 'Node', go: 'Go' };
 
   const runtimeName = (runtime) => RUNTIME_NAMES[runtime] || runtime;
 
