@@ -15,13 +15,22 @@ FIREHOSE_CLIENT_CPU  ?= 1
 # messages per a[...] frame: 1 = one frame per copy (naive servers), 100 = coalesced (fast mode)
 FIREHOSE_MESSAGES_PER_FRAME ?= 1,100
 
+# make client-agent: one agent of a fleet run, started by hand (e.g. on another host).
+# BROKER (or BUS): the run's Redis bus, redis://HOST:PORT/DB; RUN_ID: the coordinator's run id
+# (it prints it); AGENT_CPU: CPUs to pin the agent to (empty = not pinned); AGENT_ARGS: more agent
+# flags, e.g. '--source-addresses 10.0.0.5,10.0.0.6' (see `java -jar $(CLIENT_JAR) agent --help`).
+RUN_ID     ?=
+AGENT_CPU  ?=
+AGENT_ARGS ?=
+
 SETUP_TARGETS += setup-java
 TEST_TARGETS  += test-java
 HELP_LINES    += "make setup-java       build the load generator jar (client-java/target/sockbench-client.jar)"
 HELP_LINES    += "make test-java        run the client-java tests (mvn test: parser, plans, rules, stats, integration)"
+HELP_LINES    += "make client-agent BROKER=redis://HOST:PORT/DB RUN_ID=ID [AGENT_CPU=] [AGENT_ARGS=]   one load-generator agent for a coordinator run (--agents N), e.g. on another host"
 HELP_LINES    += "make firehose-java    client self-test: pinned sender vs pinned client, msgs/s and RSS per (connections, msgs/frame) (FIREHOSE_CONNECTIONS, FIREHOSE_MESSAGES_PER_FRAME, FIREHOSE_SECONDS)"
 
-.PHONY: setup-java test-java firehose-java
+.PHONY: setup-java test-java firehose-java client-agent
 
 # Needs a JDK >= 17 and Maven; installs Debian's when missing (as root).
 define java-check
@@ -49,3 +58,8 @@ test-java: setup-java
 firehose-java: setup-java
 	taskset -c $(FIREHOSE_CLIENT_CPU) $(JAVA) -jar $(CLIENT_JAR) firehose --connections $(FIREHOSE_CONNECTIONS) \
 	  --duration $(FIREHOSE_SECONDS) --sender-cpus $(FIREHOSE_SENDER_CPU) --messages-per-frame $(FIREHOSE_MESSAGES_PER_FRAME)
+
+# Serves one run of the coordinator, then exits; one line and status 1 if the bus does not answer.
+client-agent: setup-java
+	@test -n "$(or $(BUS),$(BROKER))" -a -n "$(RUN_ID)" || { echo "make client-agent needs BROKER=redis://HOST:PORT/DB (the run's bus) and RUN_ID=<the coordinator's run id>" >&2; exit 2; }
+	$(if $(AGENT_CPU),taskset -c $(AGENT_CPU)) $(JAVA) -jar $(CLIENT_JAR) agent --bus $(or $(BUS),$(BROKER)) --run-id $(RUN_ID) $(AGENT_ARGS)
