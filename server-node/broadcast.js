@@ -11,6 +11,7 @@
 const cluster = require('node:cluster');
 const { parseCommandLine, refusal, UsageError, USAGE } = require('./src/cli');
 const { createLogger } = require('./src/log');
+const { CURRENT_RUNTIME, clusterRefusal } = require('./src/runtime');
 const { WORKER_INDEX_ENV, STANDBY_ENV } = require('./src/cluster-primary');
 
 // The contract allows 2 s from signal to exit; the rest is margin for a busy
@@ -32,7 +33,7 @@ function main(argv) {
     process.stdout.write(USAGE);
     return;
   }
-  const refused = refusal(settings);
+  const refused = refusal(settings) ?? clusterRefusal(CURRENT_RUNTIME, settings.workers);
   if (refused !== null) {
     process.stderr.write(`broadcast.js: ${refused}\n`);
     process.exit(2);

@@ -9,6 +9,10 @@ TEST_TARGETS  += test-node
 HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1, WORKERS=N, BROKER=redis://...)"
 HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
 
+# Node's current line, Bun and Deno (npm, pinned) for the registry's
+# node26-*, bun-* and deno-* entries.
+include $(NODE_DIR)/runtimes/make.mk
+
 .PHONY: setup-node test-node serve-node node-modules-missing
 
 setup-node: $(NODE_STAMP)

@@ -4,6 +4,7 @@
 // installed packages (the ones sockjs-node really loads), never hard-coded.
 
 const path = require('node:path');
+const { CURRENT_RUNTIME } = require('./runtime');
 
 /** Version of `name` as resolved from `fromDir`, i.e. the copy that directory's code loads. */
 function installedVersion(name, fromDir) {
@@ -37,15 +38,17 @@ function baseUrl(host, port) {
  * @param {{url: string} | null} [running.broker] the broker joined, or null
  * @param {number[]} [running.workerPids] pids of the processes serving sessions
  *        (the workers; this process when there is one)
+ * @param {{name: string, version: string}} [running.runtime] the JavaScript runtime
+ *        (src/runtime.js; default: the one running this process)
  */
 function readyLine({
   host, port, heartbeatSeconds, mode, maxSessionBufferBytes, maxSessions, broadcastOptions,
-  workers = 1, broker = null, workerPids = [process.pid],
+  workers = 1, broker = null, workerPids = [process.pid], runtime = CURRENT_RUNTIME,
 }) {
   const fields = {
     server: 'sockjs-node',
-    runtime: 'node',
-    runtime_version: process.versions.node,
+    runtime: runtime.name,
+    runtime_version: runtime.version,
     ...protocolLibraryVersions(),
     mode,
     heartbeat: String(heartbeatSeconds),

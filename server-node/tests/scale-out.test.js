@@ -10,7 +10,7 @@
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
-const { startServer, BROADCAST_JS } = require('./support/server-process');
+const { startServer, serverArgv } = require('./support/server-process');
 const { SockjsFramedClient } = require('./support/sockjs-framed');
 const { RawClient } = require('./support/raw-client');
 const { WsClient } = require('./support/ws-client');
@@ -21,8 +21,10 @@ const { ownersOf } = require('./support/socket-owners');
 const SESSIONS = 50;
 const MESSAGES_PER_SENDER = 10;
 
-const run = (args) => spawnSync(process.execPath, [BROADCAST_JS, '--port', '0', ...args],
-  { encoding: 'utf8', timeout: 20000 });
+const run = (args) => {
+  const [program, ...argv] = serverArgv(['--port', '0', ...args]);
+  return spawnSync(program, argv, { encoding: 'utf8', timeout: 20000 });
+};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const isAlive = (pid) => {
   try { process.kill(pid, 0); return true; } catch { return false; }

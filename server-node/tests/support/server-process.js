@@ -10,15 +10,40 @@ const { parseReadyLine } = require('../../src/ready-line');
 const BROADCAST_JS = path.join(__dirname, '..', '..', 'broadcast.js');
 
 /**
+ * The command broadcast.js runs under: this test run's own node, or the argv
+ * prefix in SOCKBENCH_TEST_RUNTIME (a JSON array, e.g. ["/path/to/bun"] or
+ * ["/path/to/deno", "run", "--allow-net", ...]) to hold another runtime to the same tests.
+ */
+const RUNTIME_COMMAND = process.env.SOCKBENCH_TEST_RUNTIME
+  ? JSON.parse(process.env.SOCKBENCH_TEST_RUNTIME) : [process.execPath];
+
+/** argv (program first) that runs broadcast.js with `args` on `runtime`. */
+function serverArgv(args, runtime = RUNTIME_COMMAND) {
+  return [...runtime, BROADCAST_JS, ...args];
+}
+
+/**
  * @param {string[]} [extraArgs] flags after `--port 0`
  * @param {object} [options]
  * @param {number} [options.readyTimeoutMs] how long to wait for READY, ms (generous: the machine is shared)
+ * @param {string[]} [options.runtime] argv prefix of the runtime (default: RUNTIME_COMMAND)
  * @returns {Promise<RunningServer>}
  */
-async function startServer(extraArgs = [], { readyTimeoutMs = 20000 } = {}) {
-  const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function startServer(extraArgs = [], { readyTimeoutMs = 20000, runtime = RUNTIME_COMMAND } = {}) {
+  return startCommand(serverArgv(['--port', '0', ...extraArgs], runtime), { readyTimeoutMs });
+}
+
+/**
+ * Start any server command line (program first, e.g. a registry entry's launch
+ * plus `--port 0`) and wait for its READY line.
+ * @param {string[]} argv
+ * @param {object} [options]
+ * @param {number} [options.readyTimeoutMs] how long to wait for READY, ms
+ * @returns {Promise<RunningServer>}
+ */
+async function startCommand(argv, { readyTimeoutMs = 20000 } = {}) {
+  const [program, ...args] = argv;
+  const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const server = new RunningServer(child);
   try {
     await server.waitForReady(readyTimeoutMs);
@@ -98,4 +123,4 @@ class RunningServer {
   }
 }
 
-module.exports = { startServer, BROADCAST_JS };
+module.exports = { startServer, startCommand, serverArgv, RUNTIME_COMMAND, BROADCAST_JS };
