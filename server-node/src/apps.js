@@ -8,6 +8,7 @@ const sockjs = require('sockjs');
 const { trackSessions } = require('./sessions');
 const { createBroadcaster } = require('./broadcasters');
 const { createOutputCap } = require('./output-cap');
+const { guardSendFilters } = require('./sockjs-internals');
 
 // Only the options the benchmark or the conformance suite needs differ from
 // sockjs-node's defaults; everything else stays as shipped and the READY line
@@ -47,6 +48,7 @@ function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger, relay = 
       log: logger.sockjs,
       ...APP_OPTIONS[prefix],
     });
+    guardSendFilters(server);
     const sessions = trackSessions(server);
     const cap = createOutputCap({ limitBytes: maxSessionBufferBytes, prefix, logger });
     const app = { prefix, server, sessions, flush: () => {} };

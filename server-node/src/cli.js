@@ -18,13 +18,16 @@ const MAX_HEARTBEAT_S = Math.floor((2 ** 31 - 1) / 1000);
 const MIN_SESSION_BUFFER = 1024;
 const MAX_SESSION_BUFFER = 2 ** 40;
 
+// Same range as server-python's --header-timeout: a timeout of hours protects nothing.
+const MAX_HEADER_TIMEOUT_S = 3600;
+
 // Worker processes: one per core is the useful maximum; 64 bounds a typo.
 const MAX_WORKERS = 64;
 
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
                                     [--naive] [--max-session-buffer BYTES]
-                                    [--max-sessions N] [--workers N]
+                                    [--max-sessions N] [--header-timeout SECONDS] [--workers N]
                                     [--broker redis://HOST:PORT/DB] [--status-file PATH] [--help]
 
 The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
@@ -49,6 +52,10 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        together (websockets too); a request that would create one
                        more is answered HTTP 503; integer ${MIN_SESSIONS}-${MAX_SESSIONS}
                        (default ${DEFAULT_MAX_SESSIONS}, per worker: README "Session budget")
+  --header-timeout SECONDS
+                       a connection must send its complete request headers, and a
+                       websocket client complete its handshake, within this time or
+                       is cut off (slow clients); number in (0, ${MAX_HEADER_TIMEOUT_S}] (default 10)
   --workers N          worker processes sharing the port (node:cluster), integer
                        1-${MAX_WORKERS} (default 1); more than 1 needs --broker and serves
                        websocket transports only (docs/scaling-out.md)
@@ -71,6 +78,7 @@ const DEFAULTS = Object.freeze({
   workers: 1,
   broker: null,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  headerTimeoutSeconds: 10,
   statusFile: null,
 });
 
@@ -83,7 +91,7 @@ class UsageError extends Error {}
  *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
  *           maxSessionBufferBytes: number, workers: number,
  *           broker: import('./broker-url').BrokerAddress | null,
- *           maxSessions: number, statusFile: string | null}}
+ *           maxSessions: number, headerTimeoutSeconds: number, statusFile: string | null}}
  * @throws {UsageError} on an unknown flag, a missing value, a positional
  *         argument or a value out of range
  */
@@ -104,6 +112,7 @@ function parseCommandLine(argv) {
         workers: { type: 'string' },
         broker: { type: 'string' },
         'max-sessions': { type: 'string' },
+        'header-timeout': { type: 'string' },
         'status-file': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -125,6 +134,7 @@ function parseCommandLine(argv) {
     workers: parseWorkers(values.workers),
     broker: parseBroker(values.broker),
     maxSessions: parseMaxSessions(values['max-sessions']),
+    headerTimeoutSeconds: parseHeaderTimeout(values['header-timeout']),
     statusFile: parseStatusFile(values['status-file']),
   };
 }
@@ -205,10 +215,24 @@ function parsePort(text) {
   return port;
 }
 
+function parseHeaderTimeout(text) {
+  if (text === undefined) return DEFAULTS.headerTimeoutSeconds;
+  const seconds = plainDecimal(text);
+  if (!(seconds > 0 && seconds <= MAX_HEADER_TIMEOUT_S)) {
+    throw new UsageError(
+      `--header-timeout: expected seconds, a number in (0, ${MAX_HEADER_TIMEOUT_S}], got ${JSON.stringify(text)}`);
+  }
+  return seconds;
+}
+
+// Number('') is 0 and Number('0x10') is 16: accept plain decimals only.
+function plainDecimal(text) {
+  return /^[0-9]*\.?[0-9]+$|^[0-9]+\.$/.test(text) ? Number(text) : NaN;
+}
+
 function parseHeartbeat(text) {
   if (text === undefined) return DEFAULTS.heartbeatSeconds;
-  // Number('') is 0 and Number('0x10') is 16: accept plain decimals only.
-  const seconds = /^[0-9]*\.?[0-9]+$|^[0-9]+\.$/.test(text) ? Number(text) : NaN;
+  const seconds = plainDecimal(text);
   if (!(seconds > 0 && seconds <= MAX_HEARTBEAT_S)) {
     throw new UsageError(
       `--heartbeat: expected seconds, a number in (0, ${MAX_HEARTBEAT_S}], got ${JSON.stringify(text)}`);
@@ -226,5 +250,5 @@ function parseLogLevel(text) {
 
 module.exports = {
   parseCommandLine, refusal, UsageError, USAGE, DEFAULTS, LOG_LEVELS, MAX_HEARTBEAT_S,
-  MIN_SESSION_BUFFER, MAX_SESSION_BUFFER, MAX_WORKERS,
+  MIN_SESSION_BUFFER, MAX_SESSION_BUFFER, MAX_WORKERS, MAX_HEADER_TIMEOUT_S,
 };

@@ -13,21 +13,21 @@ describe('parseCommandLine', () => {
     assert.deepEqual(DEFAULTS, {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
       mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
-      maxSessions: DEFAULT_MAX_SESSIONS, statusFile: null,
+      maxSessions: DEFAULT_MAX_SESSIONS, headerTimeoutSeconds: 10, statusFile: null,
     });
-    assert.equal(DEFAULT_MAX_SESSIONS, 8192, '64 MiB / 8 KiB per session (README "Session budget")');
+    assert.equal(DEFAULT_MAX_SESSIONS, 4096, '128 MiB / 32 KiB per session (README "Session budget")');
   });
 
   it('reads every flag, in both --flag value and --flag=value form', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
         '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
-        '--max-sessions', '7', '--status-file', `${require('node:os').tmpdir()}/status.json`]),
+        '--max-sessions', '7', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`]),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
         mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
         broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
-        maxSessions: 7, statusFile: `${require('node:os').tmpdir()}/status.json`,
+        maxSessions: 7, headerTimeoutSeconds: 1.5, statusFile: `${require('node:os').tmpdir()}/status.json`,
       });
   });
 
@@ -63,6 +63,8 @@ describe('parseCommandLine', () => {
     'session buffer below 1 KiB': [['--max-session-buffer', '1023'], /--max-session-buffer/],
     'session buffer above 2^40': [['--max-session-buffer', String(MAX_SESSION_BUFFER + 1)], /--max-session-buffer/],
     'session buffer with a unit': [['--max-session-buffer', '1M'], /--max-session-buffer/],
+    'header timeout zero': [['--header-timeout', '0'], /--header-timeout/],
+    'header timeout above an hour': [['--header-timeout', '3601'], /--header-timeout/],
     'max sessions zero': [['--max-sessions', '0'], /--max-sessions/],
     'max sessions above the range': [['--max-sessions', String(MAX_SESSIONS + 1)], /--max-sessions/],
     'max sessions not an integer': [['--max-sessions', '1e3'], /--max-sessions/],

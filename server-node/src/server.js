@@ -20,6 +20,8 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {number} settings.workers worker processes of this server (> 1: websocket transports only)
  * @param {number} settings.maxSessions sessions this process may hold, all apps and transports (>= 1)
+ * @param {number} settings.headerTimeoutSeconds time a connection has for its request headers, and a
+ *        websocket client for its handshake, seconds (> 0)
  * @param {ReturnType<import('./log').createLogger>} logger
  * @param {import('./relay').RedisRelay | null} [relay] the started broker relay, or null
  * @returns {Promise<{port: number, apps: object[], budget: SessionBudget,
@@ -28,16 +30,27 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  */
 async function startServer({
   host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1, maxSessions = DEFAULT_MAX_SESSIONS,
+  headerTimeoutSeconds = 10,
 }, logger, relay = null) {
   const apps = createApps({
     heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger, relay,
   });
-  const httpServer = http.createServer();
+  const headerTimeoutMs = Math.round(headerTimeoutSeconds * 1000);
+  // Slow clients: Node cuts off a connection whose request headers are not
+  // complete after headersTimeout (from its first byte, or from the
+  // connection's start if it sends nothing), checked every
+  // connectionsCheckingInterval (Node's default, 30 s, would let a one byte
+  // per second client hold its socket three times the timeout).
+  const httpServer = http.createServer({
+    headersTimeout: headerTimeoutMs,
+    requestTimeout: Math.max(headerTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS),
+    connectionsCheckingInterval: Math.min(1000, headerTimeoutMs),
+  });
   // sockjs-node hands anything outside its prefixes to the listeners that were
   // there before it, so these two answer every URL no app claims.
   httpServer.on('request', answerNotFound);
   httpServer.on('upgrade', refuseUpgrade);
-  const budget = new SessionBudget({ limit: maxSessions, logger });
+  const budget = new SessionBudget({ limit: maxSessions, logger, handshakeTimeoutMs: headerTimeoutMs });
   for (const app of apps) {
     app.server.installHandlers(httpServer);
     budget.watch(app.server);
@@ -85,6 +98,9 @@ function stopServer(httpServer, apps, deadlineMs, logger) {
     logger.info(`stop: closed ${closed} sessions`);
   });
 }
+
+// Node's own default for a whole request (headers and body), kept.
+const DEFAULT_REQUEST_TIMEOUT_MS = 300000;
 
 function answerNotFound(req, res) {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=UTF-8' });

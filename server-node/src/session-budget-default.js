@@ -3,16 +3,20 @@
 // src/session-budget.js so the command line can be parsed (and --help shown)
 // before node_modules is installed.
 
-// The default: sessions may take at most this much memory together, the same
-// budget server-python gives all output by default (--max-total-buffer).
-const SESSION_MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
-// What one session costs at most, idle, with its connection: a framed
-// websocket session (the dearest kind) measured at ~7.5 KiB of RSS per session
-// on Node 20 with sockjs 0.3.24 (README "Session budget"), rounded up.
-const SESSION_BYTES = 8 * 1024;
+// What one session costs at most, idle, with its connection: a websocket
+// session (framed or raw, the dearest kinds) measured at 25-26 KiB of RSS
+// each on Node 20 with sockjs 0.3.24, an xhr session at ~9 KiB
+// (tools/session-cost.js; README "Session budget"), rounded up.
+const SESSION_BYTES = 32 * 1024;
+// What sessions may take together. server-node has no total output budget to
+// derive it from (server-python's is --max-total-buffer, 64 MiB); 128 MiB
+// makes room for the largest benchmark level (2,000 sessions) while the
+// previous level's 1,500 may still be closing, and is about twice what a
+// fresh server holds (~56 MiB RSS).
+const SESSION_MEMORY_BUDGET_BYTES = 128 * 1024 * 1024;
 const MIN_SESSIONS = 1;
 const MAX_SESSIONS = 1000000;
-/** Sessions per process (per worker with --workers): 64 MiB / 8 KiB = 8,192. */
+/** Sessions per process (per worker with --workers): 128 MiB / 32 KiB = 4,096. */
 const DEFAULT_MAX_SESSIONS = SESSION_MEMORY_BUDGET_BYTES / SESSION_BYTES;
 
 module.exports = { DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS, SESSION_BYTES, SESSION_MEMORY_BUDGET_BYTES };

@@ -11,7 +11,10 @@
 // websocket ends). Between a request that creates a session and that
 // 'connection' (one tick for HTTP, the rest of the handshake for websockets)
 // the request is counted as pending, so a burst of requests in one tick
-// cannot overshoot the budget.
+// cannot overshoot the budget. A websocket handshake that does not finish
+// (a hixie-76 client that never sends its key, a client gone silent after
+// its upgrade request) is cut off after the handshake timeout, so pending
+// handshakes cannot hold places (or sockets) for ever.
 
 const { sessionExists, sessionIdOf, socketOf } = require('./sockjs-internals');
 const { DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS } = require('./session-budget-default');
@@ -39,10 +42,12 @@ class SessionBudget {
    * @param {object} options
    * @param {number} options.limit sessions this process may hold (MIN_SESSIONS..MAX_SESSIONS)
    * @param {ReturnType<import('./log').createLogger>} options.logger
+   * @param {number} [options.handshakeTimeoutMs] how long an admitted websocket handshake may take, ms (> 0)
    * @param {() => number} [options.now] clock for the refusal lines, ms
    */
-  constructor({ limit, logger, now = Date.now }) {
+  constructor({ limit, logger, handshakeTimeoutMs = 10000, now = Date.now }) {
     this.limit = limit;
+    this.handshakeTimeoutMs = handshakeTimeoutMs;
     this.logger = logger;
     this.now = now;
     /** Sessions between 'connection' and 'close'. */
@@ -112,7 +117,14 @@ class SessionBudget {
           return;
         }
         this._pendingUpgrades.add(socket);
-        socket.once('close', () => this._pendingUpgrades.delete(socket));
+        const timer = setTimeout(() => {
+          if (this._pendingUpgrades.has(socket)) socket.destroy();
+        }, this.handshakeTimeoutMs);
+        timer.unref();
+        socket.once('close', () => {
+          clearTimeout(timer);
+          this._pendingUpgrades.delete(socket);
+        });
       }
       for (const listener of upgradeListeners) listener.call(httpServer, req, socket, head);
     });
@@ -169,5 +181,5 @@ function refuseUpgrade(socket) {
 }
 
 module.exports = {
-  SessionBudget, REFUSAL, REFUSAL_LOG_INTERVAL_MS, DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS,
+  SessionBudget, REFUSAL, REFUSAL_LOG_INTERVAL_MS, creatingSessionId, isWebsocketSession, DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS,
 };

@@ -64,6 +64,7 @@ function staticNamesMissing() {
       transport.ResponseReceiver && transport.ResponseReceiver.prototype.doSendFrame,
     'utils.quote': utils.quote,
     'transport.Session.bySessionId': transport.Session && transport.Session.bySessionId,
+    'Server.prototype.listener': Object.getPrototypeOf(require('sockjs').createServer({ log: () => {} })).listener,
   };
   return Object.keys(expected).filter((name) => typeof expected[name] !== 'function');
 }
@@ -211,6 +212,58 @@ function sessionIdOf(conn) {
 }
 
 /**
+ * sockjs-node 0.3.24's xhr_send and jsonp_send test the parsed payload with
+ * `d.__proto__.constructor !== Array`, which throws a TypeError when the
+ * payload is a JSON object whose own "__proto__" is null
+ * (`{"__proto__":null}`): the client gets "500 - Internal Server Error" and
+ * the log a stack trace, where every other payload that is not an array gets
+ * the SockJS answer `500 Payload expected.`. This puts a check in front of
+ * both filters that gives such payloads that same answer; everything else
+ * goes to sockjs-node untouched. Call before installHandlers().
+ * @param {object} sockjsServer from sockjs.createServer()
+ */
+function guardSendFilters(sockjsServer) {
+  // server.listener(options): what installHandlers() calls to build the
+  // Listener serving the prefix; listener.app: the App object whose methods
+  // are the request filters, which sockjs-node's dispatcher looks up by name
+  // (app[name]), so an own property on this one App takes precedence.
+  const makeListener = sockjsServer.listener;
+  sockjsServer.listener = function listenerWithGuardedSends(options) {
+    const listener = makeListener.call(this, options);
+    const app = listener.app;
+    for (const name of ['xhr_send', 'jsonp_send']) {
+      const filter = app[name];
+      app[name] = function guardedSend(req, res, data, next) {
+        // A thrown {status, message} is how filters answer an HTTP error.
+        if (payloadTripsSockjs(data)) throw { status: 500, message: 'Payload expected.' }; // eslint-disable-line no-throw-literal
+        return filter.call(this, req, res, data, next);
+      };
+    }
+    return listener;
+  };
+}
+
+/**
+ * Whether sockjs-node's send filters would throw on `data`: the body (a
+ * string), or for a form-encoded jsonp_send the parsed form, whose `d` field
+ * holds the payload. Like sockjs-node, a JSON string is parsed once more.
+ */
+function payloadTripsSockjs(data) {
+  let payload = data !== null && typeof data === 'object' ? data.d : data;
+  for (let depth = 0; depth < 2 && typeof payload === 'string'; depth += 1) {
+    if (!payload.includes('__proto__')) return false; // cheap: no JSON.parse for ordinary sends
+    try {
+      payload = JSON.parse(payload);
+    } catch {
+      return false; // sockjs-node answers "Broken JSON encoding." itself
+    }
+  }
+  if (payload === null || typeof payload !== 'object') return false;
+  const own = Object.getOwnPropertyDescriptor(payload, '__proto__');
+  return own !== undefined && own.value === null;
+}
+
+/**
  * For the internals test: which live-session names `conn` lacks.
  * @returns {string[]} empty when every name the fence uses is there
  */
@@ -254,4 +307,5 @@ module.exports = {
   closeRawWebsocket,
   sessionExists,
   sessionIdOf,
+  guardSendFilters,
 };

@@ -136,4 +136,30 @@ describe('sockjs internals fence: live sessions of every transport', () => {
     conn.write('y'.repeat(24));
     assert.equal(internals.unsentBytes(conn), 1024);
   });
+
+  it('an HTTP session\'s id is its URL segment, and sockjs-node knows it until it expires', async () => {
+    const id = randomUUID();
+    assert.equal(internals.sessionExists(id), false);
+    const conn = await sessionOpenedBy(() => fetchText('POST', `${base}/000/${id}/xhr`));
+    assert.equal(internals.sessionIdOf(conn), id);
+    assert.equal(internals.sessionExists(id), true);
+    const ws = await sessionOpenedBy(transports['framed websocket']);
+    assert.equal(internals.sessionIdOf(ws), null, 'websocket sessions have no registry id');
+  });
+
+  it('sends whose payload is an object with "__proto__": null get "500 Payload expected.", like other non-arrays', async () => {
+    const session = `${base}/000/${randomUUID()}`;
+    assert.equal((await fetchText('POST', `${session}/xhr`)).body, 'o\n');
+    const plain = { 'Content-Type': 'text/plain' };
+    for (const body of ['{"__proto__":null}', '"{\\"__proto__\\":null}"', '{"a":1}']) {
+      const sent = await fetchText('POST', `${session}/xhr_send`, { headers: plain, body });
+      assert.deepEqual([sent.status, sent.body], [500, 'Payload expected.'], `xhr_send ${body}`);
+    }
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const sent = await fetchText('POST', `${session}/jsonp_send`,
+      { headers: form, body: `d=${encodeURIComponent('{"__proto__":null}')}` });
+    assert.deepEqual([sent.status, sent.body], [500, 'Payload expected.'], 'jsonp_send');
+    const good = await fetchText('POST', `${session}/xhr_send`, { headers: plain, body: '["still fine"]' });
+    assert.equal(good.status, 204);
+  });
 });

@@ -72,7 +72,7 @@ describe('READY line and start-up', () => {
       disconnect_delay_ms: '5000',
       response_limit: '131072',
       max_session_buffer: '1048576',
-      max_sessions: '8192',
+      max_sessions: '4096',
       workers: '1',
       broker: 'none',
       worker_pids: String(server.child.pid),
