@@ -142,10 +142,8 @@ bench-plan: $(CLIENT_JAR) $(STAMPS)/venv-bench
 
 bench-url: $(CLIENT_JAR) $(STAMPS)/venv-bench
 	@[ -n "$(URL)" ] || { echo "usage: make bench-url URL=http://HOST:PORT/prefix [SERVER_PID=pid] [NAME=name] [MODE=fast|naive] [PROFILE= REPEAT= LEVELS= ...]" >&2; exit 2; }
-	$(BENCH_PY) $(ROOT)/bench/run_bench.py --url '$(URL)' --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
-	  --transport $(TRANSPORT) $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
-	  $(if $(REPEAT),--repeat $(REPEAT)) $(if $(SERVER_PID),--server-pid $(SERVER_PID)) \
-	  $(if $(NAME),--name '$(NAME)') $(if $(MODE),--mode $(MODE))
+	$(RUN_BENCH) --url '$(URL)' $(if $(SERVER_PID),--server-pid $(SERVER_PID)) $(if $(NAME),--name '$(NAME)') \
+	  $(if $(MODE),--mode $(MODE))
 	$(bench-finish)
 
 servers:

@@ -139,12 +139,15 @@ def parse_args(argv):
         p.error("--server-pid, --name and --mode go with --url (a server you run yourself)")
     if args.url is not None:
         # The runner starts nothing, so it has no server flags to pass.
+        # (--host/--port/--heartbeat are the started server's and go unused.)
         refused = [flag for flag, given in (("--naive", args.naive), ("--workers", args.workers != 1),
-                                            ("--broker", args.broker is not None), ("--json", args.json != "json"))
+                                            ("--broker", args.broker is not None), ("--json", args.json != "json"),
+                                            ("--broker-cpu", bool(args.broker_cpu)),
+                                            ("--agents", args.agents != 1))
                    if given]
         if refused:
-            p.error(f"{', '.join(refused)}: the runner does not start a --url server; run yours with the "
-                    "settings you want (--mode names its algorithm group)")
+            p.error(f"{', '.join(refused)}: not with --url: the runner neither starts that server (run yours "
+                    "with the settings you want; --mode names its algorithm group) nor splits the client")
     try:
         args.server_cpus = parse_cpu_list(args.server_cpu)
         args.client_cpus = parse_cpu_list(args.client_cpu) if args.client_cpu else None

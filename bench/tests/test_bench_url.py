@@ -75,7 +75,7 @@ def test_bench_url_with_the_servers_pid_samples_it_from_proc(own_server, tmp_pat
 
 @pytest.mark.parametrize("args, message", [
     (["--url", "http://127.0.0.1/broadcast"], "explicit port"),
-    (["--url", "http://127.0.0.1:1/b", "--workers", "2"], "does not start a --url server"),
+    (["--url", "http://127.0.0.1:1/b", "--workers", "2"], "neither starts that server"),
     (["--url", "http://127.0.0.1:1/b", "--server-pid", "0"], "no such process"),
     (["--server", "pypy", "--server-pid", "1"], "go with --url"),
 ])
