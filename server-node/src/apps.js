@@ -35,17 +35,19 @@ const HANDLERS = {
  * @param {'fast'|'naive'} settings.mode the broadcast algorithm of /broadcast
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {ReturnType<import('./log').createLogger>} settings.logger
+ * @param {string} settings.sockjsUrl where every app's /iframe.html loads sockjs-client from (--sockjs-url)
  * @param {import('./relay').RedisRelay | null} [settings.relay] joins /broadcast to the
  *        other processes of its broadcast domain (--broker); null: this process only
  * @returns {{prefix: string, server: object, sessions: Map<string, object>, flush: () => void}[]}
  *   flush: write out whatever the app still holds for this loop turn (before closing sessions)
  */
-function createApps({ heartbeatMs, mode, maxSessionBufferBytes, logger, relay = null }) {
+function createApps({ heartbeatMs, mode, maxSessionBufferBytes, sockjsUrl, logger, relay = null }) {
   return Object.keys(APP_OPTIONS).map((prefix) => {
     const server = sockjs.createServer({
       prefix,
       heartbeat_delay: heartbeatMs,
       log: logger.sockjs,
+      sockjs_url: sockjsUrl,
       ...APP_OPTIONS[prefix],
     });
     guardSendFilters(server);

@@ -21,6 +21,14 @@ const MAX_SESSION_BUFFER = 2 ** 40;
 // Same range as server-python's --header-timeout: a timeout of hours protects nothing.
 const MAX_HEADER_TIMEOUT_S = 3600;
 
+// What sockjs-node 0.3.24 puts in /iframe.html when not told otherwise.
+const SOCKJS_NODE_DEFAULT_URL = 'https://cdn.jsdelivr.net/npm/sockjs-client@1/dist/sockjs.min.js';
+
+// sockjs-node writes the URL into <script src="..."> unescaped: allow only
+// what needs no escaping there.
+const SOCKJS_URL_RE = /^(https?:\/\/[^\s"<>]+|\/[^\s"<>]*)$/;
+const MAX_SOCKJS_URL_CHARS = 2048;
+
 // Worker processes: one per core is the useful maximum; 64 bounds a typo.
 const MAX_WORKERS = 64;
 
@@ -28,7 +36,8 @@ const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
                                     [--naive] [--max-session-buffer BYTES]
                                     [--max-sessions N] [--header-timeout SECONDS] [--workers N]
-                                    [--broker redis://HOST:PORT/DB] [--status-file PATH] [--help]
+                                    [--broker redis://HOST:PORT/DB] [--status-file PATH]
+                                    [--sockjs-url URL] [--help]
 
 The sockbench broadcast app (and the SockJS conformance apps) on sockjs-node.
 Prints one line "READY http://HOST:PORT key=value ..." on stdout once it accepts
@@ -65,6 +74,10 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
   --status-file PATH   keep {"supervisor_pid", "worker_pids", "restarts"} (JSON) in PATH,
                        replaced atomically whenever a worker is replaced (its directory
                        must exist and be writable; removed at exit; default: none)
+  --sockjs-url URL     where every app's /iframe.html loads sockjs-client from (the
+                       iframe transports need the version the page runs): an http(s)
+                       URL or a path starting with /, at most 2048 characters
+                       (default: sockjs-node's, ${SOCKJS_NODE_DEFAULT_URL})
   --help               print this help and exit
 `;
 
@@ -80,6 +93,7 @@ const DEFAULTS = Object.freeze({
   maxSessions: DEFAULT_MAX_SESSIONS,
   headerTimeoutSeconds: 10,
   statusFile: null,
+  sockjsUrl: SOCKJS_NODE_DEFAULT_URL,
 });
 
 /** A command line that cannot be run: the message names the offending flag. */
@@ -114,6 +128,7 @@ function parseCommandLine(argv) {
         'max-sessions': { type: 'string' },
         'header-timeout': { type: 'string' },
         'status-file': { type: 'string' },
+        'sockjs-url': { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
@@ -136,6 +151,7 @@ function parseCommandLine(argv) {
     maxSessions: parseMaxSessions(values['max-sessions']),
     headerTimeoutSeconds: parseHeaderTimeout(values['header-timeout']),
     statusFile: parseStatusFile(values['status-file']),
+    sockjsUrl: parseSockjsUrl(values['sockjs-url']),
   };
 }
 
@@ -175,6 +191,15 @@ function parseStatusFile(text) {
   if (text === undefined) return DEFAULTS.statusFile;
   const problem = text === '' ? 'empty path' : statusFileProblem(text);
   if (problem !== null) throw new UsageError(`--status-file: ${problem}`);
+  return text;
+}
+
+function parseSockjsUrl(text) {
+  if (text === undefined) return DEFAULTS.sockjsUrl;
+  if (text.length > MAX_SOCKJS_URL_CHARS || !SOCKJS_URL_RE.test(text)) {
+    throw new UsageError(`--sockjs-url: expected an http:// or https:// URL or a path starting with / ` +
+      `(at most ${MAX_SOCKJS_URL_CHARS} characters; no spaces, quotes or angle brackets), got ${JSON.stringify(text)}`);
+  }
   return text;
 }
 

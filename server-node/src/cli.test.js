@@ -14,6 +14,7 @@ describe('parseCommandLine', () => {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
       mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
       maxSessions: DEFAULT_MAX_SESSIONS, headerTimeoutSeconds: 10, statusFile: null,
+      sockjsUrl: 'https://cdn.jsdelivr.net/npm/sockjs-client@1/dist/sockjs.min.js',
     });
     assert.equal(DEFAULT_MAX_SESSIONS, 4096, '128 MiB / 32 KiB per session (README "Session budget")');
   });
@@ -22,13 +23,16 @@ describe('parseCommandLine', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
         '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
-        '--max-sessions', '7', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`]),
+        '--max-sessions', '7', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`,
+        '--sockjs-url', 'http://127.0.0.1:9/sockjs.min.js']),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
         mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
         broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
         maxSessions: 7, headerTimeoutSeconds: 1.5, statusFile: `${require('node:os').tmpdir()}/status.json`,
+        sockjsUrl: 'http://127.0.0.1:9/sockjs.min.js',
       });
+    assert.equal(parseCommandLine(['--sockjs-url=/vendor/sockjs.js']).sockjsUrl, '/vendor/sockjs.js');
   });
 
   it('accepts the edges of each range', () => {
@@ -79,6 +83,11 @@ describe('parseCommandLine', () => {
     'broker database out of range': [['--broker', 'redis://127.0.0.1/16'], /--broker: database/],
     'broker database not a number': [['--broker', 'redis://127.0.0.1/x'], /--broker: database/],
     'broker port zero': [['--broker', 'redis://127.0.0.1:0/0'], /--broker: port/],
+    'sockjs url empty': [['--sockjs-url='], /--sockjs-url/],
+    'sockjs url without a scheme': [['--sockjs-url', 'cdn.example/sockjs.js'], /--sockjs-url/],
+    'sockjs url of another scheme': [['--sockjs-url', 'javascript:alert(1)'], /--sockjs-url/],
+    'sockjs url breaking out of the attribute': [['--sockjs-url', 'http://x/"><script>'], /--sockjs-url/],
+    'sockjs url with a space': [['--sockjs-url', 'http://x/a b'], /--sockjs-url/],
     'broker with credentials': [['--broker', 'redis://u:p@127.0.0.1/0'], /--broker: credentials/],
   };
   for (const [name, [args, message]] of Object.entries(rejected)) {

@@ -5,6 +5,7 @@
 
 const http = require('node:http');
 const { createApps } = require('./apps');
+const { DEFAULTS } = require('./cli');
 const { closeAllSessions } = require('./sessions');
 const { refuseHttpTransports } = require('./websocket-only');
 const { SessionBudget } = require('./session-budget');
@@ -22,6 +23,7 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  * @param {number} settings.maxSessions sessions this process may hold, all apps and transports (>= 1)
  * @param {number} settings.headerTimeoutSeconds time a connection has for its request headers, and a
  *        websocket client for its handshake, seconds (> 0)
+ * @param {string} [settings.sockjsUrl] where /iframe.html loads sockjs-client from (default: sockjs-node's)
  * @param {ReturnType<import('./log').createLogger>} logger
  * @param {import('./relay').RedisRelay | null} [relay] the started broker relay, or null
  * @returns {Promise<{port: number, apps: object[], budget: SessionBudget,
@@ -30,10 +32,10 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  */
 async function startServer({
   host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1, maxSessions = DEFAULT_MAX_SESSIONS,
-  headerTimeoutSeconds = 10,
+  headerTimeoutSeconds = 10, sockjsUrl = DEFAULTS.sockjsUrl,
 }, logger, relay = null) {
   const apps = createApps({
-    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, logger, relay,
+    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, sockjsUrl, logger, relay,
   });
   const headerTimeoutMs = Math.round(headerTimeoutSeconds * 1000);
   // Slow clients: Node cuts off a connection whose request headers are not

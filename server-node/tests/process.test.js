@@ -96,6 +96,17 @@ describe('READY line and start-up', () => {
     assert.equal(server.fields.max_session_buffer, '65536');
   });
 
+  it('--sockjs-url is what every app\'s /iframe.html loads sockjs-client from', async () => {
+    const url = 'http://127.0.0.1:9/vendor/sockjs.min.js';
+    const server = await startServer(['--sockjs-url', url]);
+    servers.push(server);
+    for (const prefix of ['/broadcast', '/echo', '/close', '/disabled_websocket_echo', '/cookie_needed_echo']) {
+      const page = await fetch(`${server.url}${prefix}/iframe.html`);
+      assert.equal(page.status, 200, prefix);
+      assert.ok((await page.text()).includes(`<script src="${url}"></script>`), prefix);
+    }
+  });
+
   it('a port already in use: one line on stderr, exit 1', async () => {
     const first = await startServer();
     servers.push(first);
