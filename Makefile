@@ -96,7 +96,7 @@ $(STAMPS):
 # A comma for $(call ...) arguments that need one.
 , := ,
 
-include $(wildcard bench/broker/make.mk server-python/make.mk server-python/runtimes.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk bench/crosscheck-go/make.mk docs/make.mk bench/peers/sockjs_go/make.mk)
+include $(wildcard bench/broker/make.mk server-python/make.mk server-python/runtimes.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk bench/crosscheck-go/make.mk docs/make.mk bench/peers/sockjs_go/make.mk bench/sockjs-client-check/make.mk)
 
 .PHONY: help setup test clean
 help:

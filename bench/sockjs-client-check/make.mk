@@ -1,0 +1,30 @@
+# bench/sockjs-client-check: the official sockjs-client, in headless Chromium,
+# against every server of bench/server-registry.json installed here (README.md).
+# Included by the top-level Makefile, which defines ROOT, STAMPS and ensure-debian.
+
+SOCKJS_CLIENT_CHECK_DIR   := $(ROOT)/bench/sockjs-client-check
+SOCKJS_CLIENT_CHECK_STAMP := $(STAMPS)/setup-sockjs-client-check
+
+SETUP_TARGETS += setup-sockjs-client-check
+TEST_TARGETS  += test-sockjs-client
+HELP_LINES    += "make test-sockjs-client   sockjs-client 1.x in headless Chromium, every transport against every installed registry server (SERVERS=a,b to pick)"
+
+.PHONY: setup-sockjs-client-check test-sockjs-client
+
+# sockjs-client and playwright-core, exactly as package-lock.json pins them,
+# plus Debian's chromium (playwright never downloads a browser of its own).
+setup-sockjs-client-check: $(SOCKJS_CLIENT_CHECK_STAMP)
+	@$(call ensure-debian,command -v chromium,chromium)
+
+# npm ci deletes node_modules before installing, and the stamp is written only
+# after it succeeded: a stopped install is redone by the next make.
+$(SOCKJS_CLIENT_CHECK_STAMP): $(SOCKJS_CLIENT_CHECK_DIR)/package.json $(SOCKJS_CLIENT_CHECK_DIR)/package-lock.json | $(STAMPS)
+	@command -v node >/dev/null || { echo "the sockjs-client check needs Node >= 18 with npm: install nodejs and npm" >&2; exit 1; }
+	cd $(SOCKJS_CLIENT_CHECK_DIR) && npm ci --no-audit --no-fund
+	@touch $@
+
+# Servers that are not installed are skipped with one line each (make setup
+# installs the default group; make install-server SERVER=<name> any other).
+test-sockjs-client: setup-sockjs-client-check
+	cd $(SOCKJS_CLIENT_CHECK_DIR) && node --test lib/*.test.js
+	cd $(SOCKJS_CLIENT_CHECK_DIR) && node check.js $(if $(SERVERS),--servers $(SERVERS))

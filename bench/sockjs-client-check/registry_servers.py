@@ -1,0 +1,72 @@
+"""Every server of the registry, as the browser check starts it: one JSON object per line.
+
+  python3 bench/sockjs-client-check/registry_servers.py --sockjs-url URL
+
+Each line: {"name", "label", "peer", "argv"} for a server installed here, or
+{"name", "label", "peer", "skip": "<why>"} for one that is not. The registry
+(bench/server-registry.json, loaded and checked by bench/registry.py) is the
+one list of servers; the launch comes from bench/servers.py like every other
+caller's. Our servers (registry `peer: false`) all take --sockjs-url
+(docs/protocol.md section 1), so their /iframe.html loads the check's own copy of
+sockjs-client; a peer is started as the registry says and keeps its default.
+
+Standard library only: make runs it with the system python3.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, BENCH)
+
+from registry import ROOT, RegistryError, load  # noqa: E402
+from servers import server_command  # noqa: E402
+
+STAMPS = os.path.join(ROOT, ".stamps")
+
+
+def not_installed(registry, entry):
+    """Why `entry` cannot start here (one line), or None when it can: a requirement the registry
+    checks, an install stamp make has not written, or a launch program that is not there."""
+    missing = registry.missing(entry)
+    if missing:
+        return f"missing {missing}"
+    for goal in entry.install:
+        if goal.startswith(STAMPS + os.sep) and not os.path.exists(goal):
+            return f"not installed ({os.path.relpath(goal, ROOT)} absent: make install-server SERVER={entry.name})"
+    program = entry.argv[0]
+    found = os.access(program, os.X_OK) if os.sep in program else shutil.which(program)
+    if not found:
+        return f"not installed ({program} not found: make install-server SERVER={entry.name})"
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sockjs-url", required=True, metavar="URL",
+                        help="where our servers' /iframe.html should load sockjs-client from")
+    args = parser.parse_args(argv)
+    try:
+        registry = load()
+    except RegistryError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    for entry in registry.entries:
+        line = {"name": entry.name, "label": entry.label, "peer": entry.peer}
+        why = not_installed(registry, entry)
+        if why:
+            line["skip"] = why
+        else:
+            # Port 0: the check reads the port from the READY line.
+            line["argv"] = server_command(entry, "127.0.0.1", 0, 25)
+            if not entry.peer:
+                line["argv"] += ["--sockjs-url", args.sockjs_url]
+        print(json.dumps(line))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
