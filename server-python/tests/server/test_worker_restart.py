@@ -159,22 +159,37 @@ def test_a_killed_worker_is_replaced_within_1_s_and_the_other_workers_sessions_n
 
 
 def test_a_worker_dying_5_times_within_10_s_stops_the_server_with_one_line(redis, tmp_path):
+    # Every worker is killed as soon as the status file lists it, so deaths
+    # come as fast as replacements do; on a loaded machine 5 of them may
+    # need more than 10 s, which is no crash loop yet: the kills go on
+    # until the window holds 5.
     server, status_file = start_group(redis, tmp_path)
+    killed: List[int] = []
+    kill_times: List[float] = []
     try:
-        for death in range(1, 6):
-            pids = read_status(status_file)["worker_pids"]
-            victim = pids[0]
-            os.kill(victim, signal.SIGKILL)
-            if death < 5:
-                wait_for_status(status_file, lambda s: len(s["worker_pids"]) == 2
-                                and victim not in s["worker_pids"], 10)
+        deadline = time.monotonic() + 60
+        while server.proc.poll() is None and time.monotonic() < deadline:
+            try:
+                listed = read_status(status_file)["worker_pids"]
+            except (FileNotFoundError, ValueError):
+                listed = []
+            for pid in listed:
+                if pid not in killed:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    kill_times.append(time.monotonic())
+            time.sleep(0.005)
         assert server.wait(5) == 1, server.stderr_text()
     finally:
         server.kill()
     err = server.stderr_text()
-    assert len(replacement_lines(err)) == 4, err
+    restarts = replacement_lines(err)
     stops = [line for line in err.splitlines() if "worker deaths within 10 s" in line]
     assert len(stops) == 1 and stops[0].endswith("stopping the server"), err
     assert re.search(r"5 worker deaths within 10 s \(last: worker [12]/2 pid \d+, signal 9\)",
                      stops[0]), stops[0]
+    assert len(restarts) >= 4, err
+    assert restarts[-1].endswith("(restarts so far: %d)" % len(restarts))
+    spans = [b - a for a, b in zip(kill_times, kill_times[4:])]
+    assert min(spans) <= 10.5, "stopped, but no 5 kills fell within 10 s: %s" % spans
     assert not os.path.exists(status_file)
