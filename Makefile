@@ -120,4 +120,4 @@ test: setup
 	echo "all test targets passed: $(TEST_TARGETS)"
 
 clean:
-	rm -rf .venv-* .stamps server-node/node_modules site/node_modules bench/sockjs-client-check/node_modules site/dist site/test-output client-java/target
+	rm -rf .venv-* .stamps server-node/node_modules server-node/runtimes/node_modules site/node_modules bench/sockjs-client-check/node_modules site/dist site/test-output client-java/target
