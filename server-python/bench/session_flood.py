@@ -1,7 +1,7 @@
 """Session flood: how much memory can sessions take?
 
 C keep-alive connections (threads) each post ``/broadcast/000/<random>/xhr``
-as fast as the server answers, for T seconds: every request creates a
+as fast as the server answers (P requests pipelined at a time), for T seconds: every request creates a
 session, which lives ``disconnect_delay`` (5 s) after it. The server's
 resident memory is sampled from outside (``/proc/PID/statm``) every 50 ms:
 *before*, *peak*, and *after* (``disconnect_delay`` + 1 s after the flood,
@@ -63,16 +63,19 @@ def read_response(f) -> int:
     return status
 
 
-def flood(host: str, port: int, until: float, counts: Dict[str, int], lock: threading.Lock) -> None:
+def flood(host: str, port: int, until: float, pipeline: int, counts: Dict[str, int],
+          lock: threading.Lock) -> None:
     s = socket.create_connection((host, port))
     f = s.makefile("rb")
     mine: Dict[str, int] = {}
     try:
         while time.monotonic() < until:
-            s.sendall(("POST /broadcast/000/%s/xhr HTTP/1.1\r\nHost: %s:%d\r\n"
-                       "Content-Length: 0\r\n\r\n" % (uuid.uuid4().hex, host, port)).encode())
-            status = str(read_response(f))
-            mine[status] = mine.get(status, 0) + 1
+            s.sendall(b"".join(("POST /broadcast/000/%s/xhr HTTP/1.1\r\nHost: %s:%d\r\n"
+                                "Content-Length: 0\r\n\r\n" % (uuid.uuid4().hex, host, port))
+                               .encode() for _ in range(pipeline)))
+            for _ in range(pipeline):
+                status = str(read_response(f))
+                mine[status] = mine.get(status, 0) + 1
     except (OSError, ConnectionError, ValueError) as e:
         mine["error: %s" % type(e).__name__] = 1
     finally:
@@ -82,7 +85,7 @@ def flood(host: str, port: int, until: float, counts: Dict[str, int], lock: thre
                 counts[k] = counts.get(k, 0) + v
 
 
-def run(url: str, pid: int, connections: int, seconds: float) -> Dict:
+def run(url: str, pid: int, connections: int, seconds: float, pipeline: int = 1) -> Dict:
     u = urlsplit(url)
     host, port = u.hostname or "127.0.0.1", u.port or 80
     time.sleep(1.0)
@@ -90,7 +93,7 @@ def run(url: str, pid: int, connections: int, seconds: float) -> Dict:
     counts: Dict[str, int] = {}
     lock = threading.Lock()
     until = time.monotonic() + seconds
-    threads = [threading.Thread(target=flood, args=(host, port, until, counts, lock))
+    threads = [threading.Thread(target=flood, args=(host, port, until, pipeline, counts, lock))
                for _ in range(connections)]
     for t in threads:
         t.start()
@@ -115,7 +118,12 @@ def main(argv: List[str] = None) -> int:
                    help="flood duration in seconds, > 0 (default: 15)")
     p.add_argument("--connections", type=int, default=1, metavar="C",
                    help="keep-alive connections posting at once, 1-64 (default: 1)")
+    p.add_argument("--pipeline", type=int, default=1, metavar="P",
+                   help="requests sent at once on a connection before reading their "
+                        "answers, 1-256 (default: 1)")
     args = p.parse_args(argv)
+    if not 1 <= args.pipeline <= 256:
+        p.error("--pipeline must be 1-256")
     if args.url and args.pid is None:
         p.error("--url needs --pid (whose memory to sample)")
     if not args.seconds > 0 or not 1 <= args.connections <= 64:
@@ -128,12 +136,12 @@ def main(argv: List[str] = None) -> int:
     else:
         url, pid = args.url, args.pid
     try:
-        r = run(url, pid, args.connections, args.seconds)
+        r = run(url, pid, args.connections, args.seconds, args.pipeline)
     finally:
         log = server.stop() if server else ""
     answers = ", ".join("%s: %d" % kv for kv in sorted(r["counts"].items()))
-    print("flood: %d connection(s) for %.0f s; answers %s" % (args.connections, args.seconds,
-                                                              answers))
+    print("flood: %d connection(s), %d pipelined, for %.0f s; answers %s"
+          % (args.connections, args.pipeline, args.seconds, answers))
     print("RSS before -> peak -> after (MiB): %.0f -> %.0f -> %.0f  (peak - before: %.1f MiB)"
           % (r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
              (r["peak"] - r["before"]) / MiB))
