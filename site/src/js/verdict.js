@@ -47,10 +47,18 @@
     return scaled ? `${name} (${scaled})` : name;
   }
 
-  /** Names unique within a group: runs sharing a short name get their start time added. */
+  const shared = (names, name) => names.indexOf(name) !== names.lastIndexOf(name);
+
+  /**
+   * Names unique within a group: runs sharing a short name get their runtime
+   * version added (CPython 3.11 beside 3.13, Node 20 beside 26: the registry's
+   * runtimes group), and those still sharing one their start time.
+   */
   function uniqueNames(runs) {
     const names = runs.map(shortName);
-    return names.map((name, i) => (names.indexOf(name) !== names.lastIndexOf(name)
+    const versioned = names.map((name, i) => (shared(names, name) && runs[i].kind !== 'historic'
+      ? `${name} ${runs[i].result.server.runtime_version}` : name));
+    return versioned.map((name, i) => (shared(versioned, name)
       ? `${name} (${format.utcMinute(runs[i].started_at || (runs[i].result && runs[i].result.started_at))})`
       : name));
   }

@@ -122,3 +122,18 @@ test('relation is symmetric in what it refuses: a floor on either side of an ove
   assert.equal(relation(e('a', figure(30, 40, true)), e('b', figure(15, 18, false))).symbol, '>');
   assert.equal(relation(e('a', figure(30, 40, false)), e('b', figure(15, 18, true))).symbol, '?');
 });
+
+test('two runs of one server on two versions of a runtime are named by version (make bench SERVERS=runtimes)', () => {
+  // The same real run twice, the second relabelled as if on another CPython: names only, no numbers made up.
+  const [ours] = runsIn(REFERENCE, /cpython-json-fast\.json$/);
+  const newer = JSON.parse(JSON.stringify(ours));
+  newer.run_id += '-3.13';
+  newer.result.server.runtime_version = '3.13.0';
+  const again = JSON.parse(JSON.stringify(ours));
+  again.run_id += '-again';
+  const coalesced = (list) => verdicts(list).find((v) => v.group !== 'per-message');
+  const names = coalesced([ours, newer]).ranked.map((e) => e.name).sort();
+  assert.deepEqual(names, ['ours on CPython 3.11.7', 'ours on CPython 3.13.0']);
+  const sameVersion = coalesced([ours, again]).ranked.map((e) => e.name);
+  assert.ok(sameVersion.every((name) => /^ours on CPython 3\.11\.7 \(.*UTC\)$/.test(name)), sameVersion.join(' | '));
+});
