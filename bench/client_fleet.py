@@ -79,14 +79,17 @@ class ClientFleet:
         return self
 
     def _wait_exec(self, timeout_s=5.0):
-        # taskset sets the affinity, then execs java under the same pid: sample after that, so
-        # the recorded CPUs are the agent's, not taskset's inherited ones.
+        # Popen forks (the child is still called as we are), the child execs taskset, which sets
+        # the affinity and execs java under the same pid: sample only after that last exec, so the
+        # recorded CPUs are the agent's, not the ones the fork or taskset inherited.
+        with open("/proc/self/comm") as f:
+            before_exec = {f.read().strip(), "taskset"}
         deadline = time.monotonic() + timeout_s
         for p in self.procs:
             while time.monotonic() < deadline and p.poll() is None:
                 try:
                     with open(f"/proc/{p.pid}/comm") as f:
-                        if f.read().strip() != "taskset":
+                        if f.read().strip() not in before_exec:
                             break
                 except OSError:
                     break

@@ -69,8 +69,11 @@ def venv_works(venv):
 
 def test_make_stopped_while_the_venv_is_created_is_repaired_by_the_next_make(tree):
     venv = tree / ".venv-bench"
+    # SIGINT back to its default in make (and so in what make starts): a test run in a
+    # background job inherits SIGINT ignored, and then the interrupt below would do nothing.
     started = subprocess.Popen(["make", "-C", str(tree), "setup-bench"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
+                               stderr=subprocess.DEVNULL, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (venv / "bin" / "python").exists():
         assert started.poll() is None, "make ended before creating the venv"
