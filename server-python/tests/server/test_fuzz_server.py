@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fuzz_inputs import random_edits
 from procstat import open_fds, rss_bytes
 from serverproc import ServerProcess
 from sockjs_client import GET, POST
@@ -71,19 +72,7 @@ def server():
 @st.composite
 def mutated(draw, data: bytes) -> bytes:
     """``data`` with a few random edits: flip, drop, insert or cut bytes."""
-    out = bytearray(data)
-    for _ in range(draw(st.integers(0, 3))):
-        op = draw(st.sampled_from(["flip", "drop", "insert", "cut"]))
-        at = draw(st.integers(0, len(out)))
-        if op == "flip" and at < len(out):
-            out[at] ^= draw(st.integers(1, 255))
-        elif op == "drop" and at < len(out):
-            del out[at]
-        elif op == "insert":
-            out[at:at] = draw(st.binary(min_size=1, max_size=4))
-        elif op == "cut":
-            del out[at:]
-    return bytes(out)
+    return random_edits(draw, data, max_edits=3, max_insert=4)
 
 
 segment = st.one_of(st.just("000"), st.text(max_size=8).map(lambda t: quote(t, safe="")),

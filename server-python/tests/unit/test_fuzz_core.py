@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from sockbench_server.protocol import frames, states, transports, wsframes
 from sockbench_server.protocol.codecs import SERVER_ESCAPABLE, load_codec, survey
 from fakes import FakeReceiver, info, make_service
+from fuzz_inputs import random_edits
 
 CODECS = survey()[0]
 #: Generated cases per property (each case draws its codec too): seeded
@@ -42,19 +43,7 @@ any_text = st.text(st.characters(codec=None, exclude_categories=()), max_size=30
 @st.composite
 def mutated(draw, base: st.SearchStrategy) -> bytes:
     """A valid body, then a few random edits: flip, drop, insert or cut bytes."""
-    data = bytearray(draw(base))
-    for _ in range(draw(st.integers(0, 4))):
-        op = draw(st.sampled_from(["flip", "drop", "insert", "cut"]))
-        at = draw(st.integers(0, len(data)))
-        if op == "flip" and at < len(data):
-            data[at] ^= draw(st.integers(1, 255))
-        elif op == "drop" and at < len(data):
-            del data[at]
-        elif op == "insert":
-            data[at:at] = draw(st.binary(min_size=1, max_size=3))
-        elif op == "cut":
-            del data[at:]
-    return bytes(data)
+    return random_edits(draw, draw(base), max_edits=4, max_insert=3)
 
 
 valid_bodies = st.lists(any_text, max_size=6).map(lambda m: json.dumps(m).encode())
