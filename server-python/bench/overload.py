@@ -412,6 +412,25 @@ def run(url: str, pid: int, sessions: int, rate: float, seconds: float, size: in
     }
 
 
+def start_or_attach(server_command: Optional[str], url: Optional[str],
+                    pid: Optional[int]) -> Tuple[Optional[Server], str, int]:
+    """The server to measure, as ``(server, url, pid)``: started from
+    ``server_command`` (a shell-quoted command; its READY line is printed),
+    else the running one at ``url`` whose process is ``pid`` (server None)."""
+    if server_command:
+        server = Server(shlex.split(server_command))
+        print(server.ready_line)
+        return server, server.url, server.pid
+    return None, url, pid
+
+
+def rss_summary(r: Dict) -> str:
+    """The RSS line of a run's report, from its ``before``/``peak``/``after`` (bytes)."""
+    return ("RSS before -> peak -> after (MiB): %.0f -> %.0f -> %.0f  (peak - before: %.1f MiB)"
+            % (r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
+               (r["peak"] - r["before"]) / MiB))
+
+
 def raise_fd_limit(want: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < want:
@@ -458,13 +477,7 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     raise_fd_limit(2 * args.sessions + 200)
-    server = None
-    if args.server:
-        server = Server(shlex.split(args.server))
-        url, pid = server.url, server.pid
-        print(server.ready_line)
-    else:
-        url, pid = args.url, args.pid
+    server, url, pid = start_or_attach(args.server, args.url, args.pid)
     try:
         r = run(url, pid, args.sessions, args.rate, args.seconds, args.size,
                 read_rate=args.read_rate * MiB, light_seconds=args.light_seconds)
@@ -476,9 +489,7 @@ def main(argv=None) -> int:
              args.read_rate or "unlimited"))
     print("closed by server: %d of %d sessions (%d seen to get c[1008,...] first)"
           % (r["closed_by_server"], args.sessions, r["closed_1008"]))
-    print("RSS before -> peak -> after (MiB): %.0f -> %.0f -> %.0f  (peak - before: %.1f MiB)"
-          % (r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
-             (r["peak"] - r["before"]) / MiB))
+    print(rss_summary(r))
     print("light load after: %d/%d messages back, mean RTT %.1f ms (last second %.1f ms, "
           "max %.1f ms)" % (r["light_received"], r["light_sent"], r["rtt_mean"] * 1000,
                             r["rtt_mean_last_second"] * 1000, r["rtt_max"] * 1000))

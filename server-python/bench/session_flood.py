@@ -19,7 +19,6 @@ works (``node server-node/broadcast.js``).
 from __future__ import annotations
 
 import argparse
-import shlex
 import socket
 import sys
 import threading
@@ -28,7 +27,7 @@ import uuid
 from typing import Dict, List
 from urllib.parse import urlsplit
 
-from overload import MiB, Server, rss_bytes
+from overload import rss_bytes, rss_summary, start_or_attach
 
 DISCONNECT_DELAY_S = 5.0
 SAMPLE_EVERY_S = 0.05
@@ -128,13 +127,7 @@ def main(argv: List[str] = None) -> int:
         p.error("--url needs --pid (whose memory to sample)")
     if not args.seconds > 0 or not 1 <= args.connections <= 64:
         p.error("--seconds must be > 0 and --connections 1-64")
-    server = None
-    if args.server:
-        server = Server(shlex.split(args.server))
-        url, pid = server.url, server.pid
-        print(server.ready_line)
-    else:
-        url, pid = args.url, args.pid
+    server, url, pid = start_or_attach(args.server, args.url, args.pid)
     try:
         r = run(url, pid, args.connections, args.seconds, args.pipeline)
     finally:
@@ -142,9 +135,7 @@ def main(argv: List[str] = None) -> int:
     answers = ", ".join("%s: %d" % kv for kv in sorted(r["counts"].items()))
     print("flood: %d connection(s), %d pipelined, for %.0f s; answers %s"
           % (args.connections, args.pipeline, args.seconds, answers))
-    print("RSS before -> peak -> after (MiB): %.0f -> %.0f -> %.0f  (peak - before: %.1f MiB)"
-          % (r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
-             (r["peak"] - r["before"]) / MiB))
+    print(rss_summary(r))
     if log:
         lines = [line for line in log.splitlines() if "session limit" in line.lower()]
         print("server log: %d line(s) about the session limit" % len(lines))
