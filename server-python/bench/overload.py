@@ -412,6 +412,16 @@ def run(url: str, pid: int, sessions: int, rate: float, seconds: float, size: in
     }
 
 
+def add_server_args(p: argparse.ArgumentParser) -> None:
+    """--server COMMAND, or --url of a running server with its --pid: what
+    start_or_attach takes."""
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--server", metavar="COMMAND",
+                     help="server command to start (--port 0 is added)")
+    src.add_argument("--url", help="base URL of a running server (needs --pid)")
+    p.add_argument("--pid", type=int, help="pid of the running server (with --url)")
+
+
 def start_or_attach(server_command: Optional[str], url: Optional[str],
                     pid: Optional[int]) -> Tuple[Optional[Server], str, int]:
     """The server to measure, as ``(server, url, pid)``: started from
@@ -444,11 +454,7 @@ def raise_fd_limit(want: int) -> None:
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--server", metavar="COMMAND",
-                     help="server command to start (--port 0 is added)")
-    src.add_argument("--url", help="base URL of a running server (needs --pid)")
-    p.add_argument("--pid", type=int, help="pid of the running server (with --url)")
+    add_server_args(p)
     p.add_argument("--sessions", type=int, default=1000, metavar="K",
                    help="sessions during the overload, 1-20000 (default: 1000)")
     p.add_argument("--rate", type=float, default=1000.0, metavar="R",

@@ -27,7 +27,7 @@ import uuid
 from typing import Dict, List
 from urllib.parse import urlsplit
 
-from overload import rss_bytes, rss_summary, start_or_attach
+from overload import add_server_args, rss_bytes, rss_summary, start_or_attach
 
 DISCONNECT_DELAY_S = 5.0
 SAMPLE_EVERY_S = 0.05
@@ -109,10 +109,7 @@ def run(url: str, pid: int, connections: int, seconds: float, pipeline: int = 1)
 
 def main(argv: List[str] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--server", metavar="COMMAND", help="server command to start (--port 0 is added)")
-    src.add_argument("--url", help="base URL of a running server (needs --pid)")
-    p.add_argument("--pid", type=int, help="pid of the running server (with --url)")
+    add_server_args(p)
     p.add_argument("--seconds", type=float, default=15.0, metavar="T",
                    help="flood duration in seconds, > 0 (default: 15)")
     p.add_argument("--connections", type=int, default=1, metavar="C",
