@@ -14,13 +14,11 @@ import pytest
 from cpus import available_cpus
 from registry import parse
 from ready_line import parse_ready_line
-from results_io import flow_problems, load_result, schema_errors
 from run_bench import available_variants
 from server_process import StepError
 from servers import ROOT, entry
 from matrix import registry
-
-RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
+from smoke_run import smoke_run
 NEWER = entry("cpython3.13-fast")
 
 
@@ -29,16 +27,8 @@ def test_smoke_run_on_cpython_3_13_names_its_runtime(tmp_path):
     if missing:
         pytest.skip(f"{NEWER.name}: missing {missing}")
     assert os.path.exists(NEWER.argv[0]), "make test-bench installs .venv-cpython3.13 (setup-python-runtimes)"
-    cmd = [sys.executable, RUN_BENCH, "--servers", NEWER.name, "--profile", "smoke", "--repeat", "1",
-           "--port", "0", "--server-cpu", str(available_cpus()[0]), "--out-dir", str(tmp_path),
-           "--client-timeout", "240"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
-    out_path = proc.stdout.strip().splitlines()[-1]
+    _, out_path, doc = smoke_run(["--servers", NEWER.name], tmp_path, str(available_cpus()[0]))
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython3.13-json-fast.json")
-    doc = load_result(out_path)
-    assert schema_errors(doc) == []
-    assert flow_problems(doc) == []
     assert doc["schema"] == "sockbench.result/3" and doc["server"]["entry"] == "cpython3.13-fast"
     assert doc["server"]["runtime"] == "cpython" and doc["server"]["runtime_version"].startswith("3.13.")
     assert doc["server"]["mode"] == "fast" and doc["server"]["peer"] is False

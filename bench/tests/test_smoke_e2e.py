@@ -6,16 +6,11 @@ two repetitions on two fresh server processes merged into one file. Speed is
 not asserted here: that is the benchmark's job."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 
 from cpus import available_cpus
-from results_io import flow_problems, load_result, schema_errors
-from servers import ROOT
-
-RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
+from smoke_run import smoke_run
 
 # kind -> (server name, runtime) the READY line must report, repetitions
 SERVERS = {
@@ -31,19 +26,11 @@ def test_smoke_run_produces_a_valid_result(kind, tmp_path):
     cpus = available_cpus()
     server_cpu = str(cpus[0])
     # What `make bench-<kind> PROFILE=smoke REPEAT=<repeat>` runs, on a free port.
-    cmd = [sys.executable, RUN_BENCH, "--server", kind, "--profile", "smoke", "--repeat", str(repeat),
-           "--port", "0", "--server-cpu", server_cpu, "--out-dir", str(tmp_path), "--client-timeout", "240"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
-    out_path = proc.stdout.strip().splitlines()[-1]
+    proc, out_path, doc = smoke_run(["--server", kind], tmp_path, server_cpu, repeat=repeat)
     assert os.path.dirname(out_path) == str(tmp_path)
     assert "[plan]" in proc.stderr and "estimated" in proc.stderr
     assert not os.path.exists(tmp_path / "scratch") or not os.listdir(tmp_path / "scratch"), \
         "the per-repetition files are removed once merged"
-
-    doc = load_result(out_path)
-    assert schema_errors(doc) == []
-    assert flow_problems(doc) == []
 
     assert doc["server"]["name"] == name
     assert doc["server"]["runtime"] == runtime
@@ -79,16 +66,9 @@ def test_two_workers_with_a_private_broker(tmp_path):
     repetition, both workers pinned to the server's CPU list, every serving process sampled."""
     cpus = available_cpus()
     server_cpu = ",".join(map(str, cpus[:2]))
-    cmd = [sys.executable, RUN_BENCH, "--server", "cpython", "--profile", "smoke", "--repeat", "1", "--workers", "2",
-           "--port", "0", "--server-cpu", server_cpu, "--out-dir", str(tmp_path), "--client-timeout", "120"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
-    out_path = proc.stdout.strip().splitlines()[-1]
+    _, out_path, doc = smoke_run(["--server", "cpython"], tmp_path, server_cpu, extra=["--workers", "2"],
+                                 client_timeout_s=120, timeout_s=240)
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython-json-fast-w2.json")
-
-    doc = load_result(out_path)
-    assert schema_errors(doc) == []
-    assert flow_problems(doc) == []
     assert doc["server"]["workers"] == 2 and doc["server"]["ready"]["workers"] == "2"
     assert doc["server"]["broker"]["url"] == "private" and doc["server"]["broker"]["private"] is True
     assert doc["pinning"]["server_cpus"] == cpus[:2] and doc["pinning"]["broker_cpus"] is None

@@ -9,15 +9,13 @@ reason when Bun does not run on this machine. Speed is not asserted."""
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 from cpus import available_cpus
-from results_io import flow_problems, load_result, schema_errors
 from servers import ROOT
+from smoke_run import smoke_run
 
-RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
 RUNTIMES_DIR = os.path.join(ROOT, "server-node", "runtimes")
 
 
@@ -35,15 +33,7 @@ def test_smoke_run_on_bun_is_a_valid_result_labelled_bun(tmp_path):
     with open(os.path.join(RUNTIMES_DIR, "package.json"), encoding="utf-8") as f:
         bun_version = json.load(f)["dependencies"]["bun"]
     cpus = available_cpus()
-    cmd = [sys.executable, RUN_BENCH, "--servers", "bun-fast", "--profile", "smoke", "--repeat", "1",
-           "--port", "0", "--server-cpu", str(cpus[0]), "--out-dir", str(tmp_path), "--client-timeout", "240"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
-    out_path = proc.stdout.strip().splitlines()[-1]
-
-    doc = load_result(out_path)
-    assert schema_errors(doc) == []
-    assert flow_problems(doc) == []
+    _, out_path, doc = smoke_run(["--servers", "bun-fast"], tmp_path, str(cpus[0]))
     assert doc["server"]["name"] == "sockjs-node"
     assert doc["server"]["runtime"] == "bun"
     assert doc["server"]["ready"]["runtime_version"] == bun_version

@@ -5,29 +5,19 @@ and the peer recorded as what it is. Speed is not asserted: that is the
 benchmark's job."""
 
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "bench", "tests"))  # smoke_run.py
 
 from cpus import available_cpus  # noqa: E402
-from results_io import flow_problems, load_result, schema_errors  # noqa: E402
-
-RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
+from smoke_run import smoke_run  # noqa: E402
 
 
 def test_smoke_sweep_of_the_sockjs_go_peer_writes_a_valid_result(tmp_path):
     server_cpu = available_cpus()[0]
-    cmd = [sys.executable, RUN_BENCH, "--server", "sockjs-go", "--profile", "smoke", "--repeat", "1",
-           "--port", "0", "--server-cpu", str(server_cpu), "--out-dir", str(tmp_path), "--client-timeout", "240"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
-    out_path = proc.stdout.strip().splitlines()[-1]
-
-    doc = load_result(out_path)
-    assert schema_errors(doc) == []
-    assert flow_problems(doc) == []
+    _, _, doc = smoke_run(["--server", "sockjs-go"], tmp_path, str(server_cpu))
 
     server = doc["server"]
     assert (server["name"], server["runtime"], server["peer"], server["mode"]) == ("sockjs-go", "go", True, "naive")
