@@ -3,6 +3,7 @@ package sockbench.client.cli;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -37,9 +38,8 @@ public final class AgentCommand implements Callable<Integer> {
                     + "kernel's choice otherwise; none: never bind. Default: ${DEFAULT-VALUE}.")
     String sourceAddresses;
 
-    @Option(names = "--io-threads", paramLabel = "N",
-            description = "I/O threads driving the connections, 1..64. Default: the number of CPUs this process may use (at most 8).")
-    Integer ioThreads;
+    @Mixin
+    IoThreadsOption ioThreads;
 
     @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "600",
             description = "Exit (status 1) when no command arrives for this long, seconds, > 0. Default: ${DEFAULT-VALUE}.")
@@ -61,10 +61,7 @@ public final class AgentCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--idle-timeout must be > 0");
         }
         List<Integer> cpus = RunCommand.allowedCpus();
-        int threads = ioThreads != null ? ioThreads : Math.min(8, cpus.size());
-        if (threads < 1 || threads > 64) {
-            throw new ParameterException(spec.commandLine(), "--io-threads must be 1..64");
-        }
+        int threads = ioThreads.resolve(spec, cpus.size());
         try {
             return new Agent(bus, runId, sourceAddresses, cpus, threads, (long) (idleTimeoutS * 1e9),
                     MachineInfo.read().hostname(), System.err).run();

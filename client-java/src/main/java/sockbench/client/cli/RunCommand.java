@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -114,9 +115,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Connections being opened at once, >= 1 (keeps the server's listen backlog from overflowing). Default: ${DEFAULT-VALUE}.")
     int connectConcurrency;
 
-    @Option(names = "--io-threads", paramLabel = "N",
-            description = "I/O threads driving the connections, 1..64. Default: the number of CPUs this process may use (at most 8).")
-    Integer ioThreads;
+    @Mixin
+    IoThreadsOption ioThreads;
 
     @Option(names = "--read-coalesce-us", paramLabel = "US", defaultValue = "100",
             description = "After an I/O round that found data, wait this long before reading again so each read syscall "
@@ -299,10 +299,7 @@ public final class RunCommand implements Callable<Integer> {
         if (fleetRunId != null && !fleetRunId.matches("[A-Za-z0-9._-]{1,200}")) {
             throw new ParameterException(spec.commandLine(), "--run-id: letters, digits, '.', '_' or '-' only");
         }
-        int threads = ioThreads != null ? ioThreads : Math.min(8, cores);
-        if (threads < 1 || threads > 64) {
-            throw new ParameterException(spec.commandLine(), "--io-threads must be 1..64");
-        }
+        int threads = ioThreads.resolve(spec, cores);
 
         ServerInfo server = serverInfo(ready, target);
         ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
