@@ -45,6 +45,9 @@ class SweepIntegrationTest {
             List<String> warnings = new ArrayList<>();
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, smallSweep(List.of(3, 5)), warnings);
             assertSweepIsComplete(levels, List.of(3, 5));
+            // Steal is the host taking CPU from this VM, not something the sweep did: the warning is
+            // right to appear on a busy host, and says nothing about the behaviour checked here.
+            warnings.removeIf(w -> w.contains("hypervisor steal"));
             assertTrue(warnings.isEmpty(), "no warnings expected: " + warnings);
         }
     }
