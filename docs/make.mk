@@ -4,8 +4,8 @@
 # comes from bench/make.mk.
 
 TEST_TARGETS += test-docs
-HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves to a file and heading; CI runs .ci/run"
+HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves to a file and heading; every source file is named in its component README; CI runs .ci/run"
 
 .PHONY: test-docs
 test-docs: $(STAMPS)/venv-bench
-	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q docs/linkcheck .ci
+	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q docs/linkcheck docs/moduleindex .ci
