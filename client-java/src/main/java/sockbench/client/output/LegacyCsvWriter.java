@@ -3,7 +3,7 @@ package sockbench.client.output;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.Locale;
-import sockbench.client.bench.RunResult;
+import sockbench.client.sweep.RunResult;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;

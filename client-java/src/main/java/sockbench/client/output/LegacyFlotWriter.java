@@ -3,7 +3,7 @@ package sockbench.client.output;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
-import sockbench.client.bench.RunResult;
+import sockbench.client.sweep.RunResult;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
-import sockbench.client.bench.ClientInfo;
+import sockbench.client.sweep.ClientInfo;
 import sockbench.client.plan.Profile;
 import sockbench.client.plan.Ramp;
 import sockbench.client.plan.SweepPlan;

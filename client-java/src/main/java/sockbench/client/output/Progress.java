@@ -137,7 +137,7 @@ public final class Progress {
             // Later levels start where the adaptive rule would put them for this capacity (given
             // --level-start-rates are not known here: the estimate stays on the safe side).
             double r = i == levelIndex ? plan.nextRate(currentRate, n)
-                    : sockbench.client.bench.LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
+                    : sockbench.client.sweep.LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
             for (; r <= plan.maxRate() && points < 100_000; r = plan.nextRate(r, n)) {
                 points++;
                 if (r > lastRate) {

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import sockbench.client.bench.RunResult;
+import sockbench.client.sweep.RunResult;
 
 /** Writes a run in one file format. */
 public interface ResultWriter {

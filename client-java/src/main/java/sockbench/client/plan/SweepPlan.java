@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param warmupS    unrecorded warm-up at each point's rate before its window, seconds, ≥ 0
  * @param maxRate    a level stops when the next target would exceed this, messages/s, &gt; 0
  * @param nextLevelStartFraction each level after the first starts at this fraction of the rate the
- *                   previous level's knee predicts for it ({@code bench/LevelStart}), 0 &lt; x ≤ 1; null = every
+ *                   previous level's knee predicts for it ({@code sweep/LevelStart}), 0 &lt; x ≤ 1; null = every
  *                   level starts at {@code startRate} (always null for the additive ramp)
  */
 public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,

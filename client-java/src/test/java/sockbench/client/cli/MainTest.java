@@ -76,7 +76,7 @@ class MainTest {
         assertEquals("", o.err());
         JsonNode doc = new ObjectMapper().readTree(o.out());
         assertEquals("sockbench.profiles/1", doc.get("schema").asText());
-        assertEquals(sockbench.client.bench.ClientInfo.VERSION, doc.get("client_version").asText());
+        assertEquals(sockbench.client.sweep.ClientInfo.VERSION, doc.get("client_version").asText());
         List<String> features = new ArrayList<>();
         doc.get("features").forEach(f -> features.add(f.asText()));
         assertTrue(features.containsAll(List.of("level-start-rates", "adaptive-level-start")), features.toString());

@@ -1,4 +1,4 @@
-package sockbench.client.bench;
+package sockbench.client.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package sockbench.client.bench;
+package sockbench.client.sweep;
 
 import java.lang.management.ManagementFactory;
 import java.util.List;

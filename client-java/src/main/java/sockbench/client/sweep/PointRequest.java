@@ -1,4 +1,4 @@
-package sockbench.client.bench;
+package sockbench.client.sweep;
 
 /**
  * One point as the sweep asks for it.

@@ -1,4 +1,4 @@
-package sockbench.client.bench;
+package sockbench.client.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -78,7 +78,7 @@ class StandardBudgetTest {
         return new Run(seconds, sat, points);
     }
 
-    /** Repetitions 2..3 as bench/ runs them: each level from half of repetition 1's saturation rate. */
+    /** Repetitions 2..3 as the runner (bench/) runs them: each level from half of repetition 1's saturation rate. */
     static Map<Integer, Double> repetitionStarts(Run first) {
         Map<Integer, Double> out = new HashMap<>();
         first.saturationTargets().forEach((n, t) -> out.put(n, Math.max(PLAN.startRate(), 0.5 * t)));

@@ -1,4 +1,4 @@
-package sockbench.client.bench;
+package sockbench.client.sweep;
 
 import java.util.Map;
 import sockbench.client.plan.SweepPlan;
