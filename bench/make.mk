@@ -78,7 +78,8 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make install-server SERVER=name   install one registry entry (make bench and make serve do it themselves)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
-              "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline"
+              "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline" \
+              "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons"
 
 # After a run: rebuild the page and say where everything is.
 define bench-finish
@@ -102,7 +103,7 @@ $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS
 	@$(call venv-complete-or-redone,$(ROOT)/.venv-peer-pypy,pypy3,$(ROOT)/.venv-peer-pypy/bin/python -m pip install -q --disable-pip-version-check -r $<)
 	@touch $@
 
-.PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare \
+.PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
         bench-plan bench-url servers install-server serve
 # The end-to-end tests run real (smoke-sized) load against real servers.
 test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis setup-python-runtimes
@@ -173,3 +174,7 @@ compare: $(STAMPS)/venv-bench
 	else \
 	  echo "usage: make compare A=results/x.json B=results/y.json   or   make compare DIR=results/reference [BASE=name]" >&2; exit 2; \
 	fi
+
+saturation-tables: $(STAMPS)/venv-bench
+	@[ -n "$(DIR)" ] || { echo "usage: make saturation-tables DIR=results/<folder> [RSS_LEVEL=N]" >&2; exit 2; }
+	@$(BENCH_PY) $(ROOT)/bench/saturation_tables.py $(DIR) $(if $(RSS_LEVEL),--rss-level $(RSS_LEVEL))

@@ -1,0 +1,129 @@
+"""The saturation tables of a result folder as Markdown, one table per algorithm group, as the
+reference pages print them (docs/reference-results.md, docs/reference-runtimes.md).
+
+  python3 bench/saturation_tables.py results/reference-runtimes [--rss-level 1000]
+  make saturation-tables DIR=results/reference-runtimes [RSS_LEVEL=1000]
+
+A cell is a level's saturation throughput (received msgs/s at the best point with mean RTT under
+the ok threshold): the median of the repetitions and, in brackets, their min–max (bench/compare.py
+computes both). "≥" marks a floor and "†" a client-bound repetition (bench/floors.py decides; the
+reasons are listed under each table, so a reader never has to guess why a figure is only a floor).
+The RSS column is the server's resident set at the median repetition's saturation point at
+`--rss-level` clients. Rows follow bench/server-registry.json's order; a file without a registry
+entry (make bench-url) goes last under its own label. Tables are per algorithm group because
+runtimes are only compared with the algorithm held fixed.
+"""
+
+import argparse
+import glob
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from compare import level_range  # noqa: E402
+from floors import level_floor_reasons, server_sampled  # noqa: E402
+from registry import load as load_registry  # noqa: E402
+from results_io import load_result  # noqa: E402
+
+#: The table heading per algorithm group (bench/registry.py MODES).
+GROUP_TITLES = {"fast": "coalesced (fast)", "naive": "one frame per message"}
+
+
+def _si(value):
+    """2090000 -> '2.09 M', 186000 -> '186 k': three significant figures, as the reference pages print."""
+    for scale, unit in ((1e6, " M"), (1e3, " k")):
+        if value >= scale:
+            digits = 2 if value < 10 * scale else 1 if value < 100 * scale else 0
+            return f"{value / scale:.{digits}f}{unit}"
+    return f"{value:.0f}"
+
+
+def cell(figure):
+    """One table cell from compare.level_range's dict; '—' for a level without a figure."""
+    if figure is None:
+        return "—"
+    text = ("≥ " if figure["floor"] else "") + _si(figure["median"])
+    if figure["runs"] > 1:
+        text += f" ({_si(figure['min'])}–{_si(figure['max'])})"
+    return text + (" †" if figure["client_bound"] else "")
+
+
+def saturation_rss_mib(level):
+    """Server RSS (MiB) at the level's saturation point, from its (median repetition's) points; None if unknown."""
+    sat = (level or {}).get("saturation")
+    if not sat:
+        return None
+    for point in level.get("points") or []:
+        if point["target_rate"] == sat["target_rate"] and point.get("server_rss_bytes") is not None:
+            return point["server_rss_bytes"] / 2 ** 20
+    return None
+
+
+def rows(docs, registry):
+    """[(group, label, doc)] ordered by registry entry, then by label for files without one."""
+    order = {name: i for i, name in enumerate(registry.names())}
+    out = []
+    for doc in docs:
+        name = (doc.get("server") or {}).get("entry")
+        entry = registry.entry(name) if name in order else None
+        group = entry.mode if entry else (doc["server"].get("mode") or "naive")
+        label = entry.label if entry else doc["label"]
+        out.append((order.get(name, len(order)), label, group, doc))
+    out.sort(key=lambda r: (r[0], r[1]))
+    return [(group, label, doc) for _, label, group, doc in out]
+
+
+def tables(docs, registry, rss_level=None):
+    """The Markdown text: per group a table (rows: servers; columns: levels and RSS) and its floor reasons."""
+    levels = sorted({lv["concurrency"] for doc in docs for lv in doc["levels"]})
+    rss_level = rss_level if rss_level in levels else (levels[-1] if levels else None)
+    out = []
+    for group, title in GROUP_TITLES.items():
+        members = [(label, doc) for g, label, doc in rows(docs, registry) if g == group]
+        if not members:
+            continue
+        out.append(f"| {title} | " + " | ".join(str(n) for n in levels) + f" | RSS at {rss_level} |")
+        out.append("| --- |" + " ---: |" * (len(levels) + 1))
+        reasons = []
+        for label, doc in members:
+            by_level = {lv["concurrency"]: lv for lv in doc["levels"]}
+            sampled = server_sampled(doc)
+            cells = []
+            for n in levels:
+                figure = level_range(by_level.get(n), sampled)
+                cells.append(cell(figure))
+                if figure and figure["floor"]:
+                    reasons.append(f"- {label}, {n} clients: {'; '.join(figure['floor'])}")
+            rss = saturation_rss_mib(by_level.get(rss_level))
+            cells.append("—" if rss is None else f"{rss:,.0f} MiB")
+            out.append(f"| {label} | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append(f"Floors ({len(reasons)}):" if reasons else "No floors: every figure is the server's limit.")
+        out.extend(reasons)
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="saturation_tables.py",
+                                     description="Markdown saturation tables of a result folder, one per algorithm group.")
+    parser.add_argument("folder", help="a folder of result files (results/schema.json)")
+    parser.add_argument("--rss-level", type=int, default=None,
+                        help="concurrent clients whose saturation RSS the last column shows "
+                             "(default: the highest level measured)")
+    args = parser.parse_args(argv)
+    paths = sorted(glob.glob(os.path.join(args.folder, "*.json")))
+    if not paths:
+        parser.error(f"no result files (*.json) in {args.folder}")
+    try:
+        docs = [load_result(p) for p in paths]
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(tables(docs, load_registry(), args.rss_level), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
