@@ -4,7 +4,7 @@ The rule (rank only where the min-max ranges do not overlap, "within noise"
 where they do, "≥" for floors, missing runs named) has one implementation:
 site/src/js/verdict.js, which the summary page runs in the browser so the
 reader can pick the level. This module runs the same code through
-site/build/verdict-cli.js with Node, so the page and the Markdown always say
+site/tools/verdict-cli.js with Node, so the page and the Markdown always say
 the same thing. It needs nothing but `node` (>= 18) on PATH, which the kit
 already requires for server-node and the site.
 """
@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VERDICT_CLI = os.path.join(ROOT, "site", "build", "verdict-cli.js")
+VERDICT_CLI = os.path.join(ROOT, "site", "tools", "verdict-cli.js")
 #: Seconds the Node process may take; it reads a few files and prints a few lines.
 TIMEOUT_S = 60
 

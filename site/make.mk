@@ -26,8 +26,8 @@ $(SITE_STAMP): $(SITE_DIR)/package-lock.json $(SITE_DIR)/package.json | $(STAMPS
 	cd $(SITE_DIR) && npm ci --no-audit --no-fund
 	@touch $@
 
-SITE_BUILD  = node $(SITE_DIR)/build/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
-SITE_CHARTS = node $(SITE_DIR)/build/render-charts.js --site $(SITE_DIR)/dist
+SITE_BUILD  = node $(SITE_DIR)/tools/build-site.js --results $(RESULTS) --out $(SITE_DIR)/dist
+SITE_CHARTS = node $(SITE_DIR)/tools/render-charts.js --site $(SITE_DIR)/dist
 
 # The pages need only the npm packages; their chart images (PNG and SVG, drawn
 # by the pages' own code in headless chromium) follow when chromium is there,
@@ -45,4 +45,4 @@ charts: setup-site
 # results/historic/), then the browser tests; files are named explicitly
 # because node --test would also run the helpers in test/.
 test-site: setup-site
-	cd $(SITE_DIR) && node --test build/*.test.js src/js/*.test.js ../results/historic/*.test.js test/*.test.js
+	cd $(SITE_DIR) && node --test tools/*.test.js src/js/*.test.js ../results/historic/*.test.js test/*.test.js

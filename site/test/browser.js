@@ -2,8 +2,8 @@
 // Launches Debian's chromium through playwright-core (no browser downloads)
 // and records everything a page logs as an error, so tests can require none.
 
-// Launching lives in build/chromium.js, shared with make charts.
-const { launchChromium } = require('../build/chromium');
+// Launching lives in tools/chromium.js, shared with make charts.
+const { launchChromium } = require('../tools/chromium');
 
 /**
  * A new page whose console errors, uncaught exceptions and failed requests

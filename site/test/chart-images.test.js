@@ -3,7 +3,7 @@
 // sets): every chart of the site saved as a PNG and an SVG of publishable
 // size, the SVG real vector output with its axis labels as text, and each
 // image linked under its chart on the pages. The images are made by the same
-// command `make charts` runs (build/render-charts.js on a built site).
+// command `make charts` runs (tools/render-charts.js on a built site).
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -14,7 +14,7 @@ const { SLOW, startSite, resultsDirWithHistoric } = require('./harness');
 const { FIXTURES_DIR, realRuns } = require('./fixtures');
 const { openPage } = require('./browser');
 const { chartList } = require('../src/js/chart-files');
-const { readSiteData } = require('../build/render-charts');
+const { readSiteData } = require('../tools/render-charts');
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 // 1200 × 675 CSS pixels at device scale 2.
@@ -33,7 +33,7 @@ let charts;
 let render;
 before(async () => {
   site = await startSite('chart-images', resultsDirWithHistoric('chart-images', FIXTURES_DIR));
-  render = spawnSync(process.execPath, [path.join(__dirname, '..', 'build', 'render-charts.js'), '--site', site.dist],
+  render = spawnSync(process.execPath, [path.join(__dirname, '..', 'tools', 'render-charts.js'), '--site', site.dist],
     { encoding: 'utf8', timeout: 300000 });
   charts = chartList(readSiteData(site.dist));
 }, { timeout: 420000 });

@@ -15,10 +15,10 @@ const OUTPUT_DIR = path.join(SITE_DIR, 'test-output');
 // CPU is shared with other builds: be patient.
 const SLOW = { timeout: 240000 };
 
-/** Runs build/build-site.js as `make site` does and checks what it prints. */
+/** Runs tools/build-site.js as `make site` does and checks what it prints. */
 function buildWithCli(resultsDir, outDir) {
   const run = spawnSync(process.execPath,
-    [path.join(SITE_DIR, 'build', 'build-site.js'), '--results', resultsDir, '--out', outDir],
+    [path.join(SITE_DIR, 'tools', 'build-site.js'), '--results', resultsDir, '--out', outDir],
     { encoding: 'utf8', timeout: 120000 });
   assert.equal(run.status, 0, `build-site failed:\n${run.stdout}\n${run.stderr}`);
   assert.ok(run.stdout.trim().endsWith(path.join(outDir, 'index.html')), `build must print index.html's path:\n${run.stdout}`);

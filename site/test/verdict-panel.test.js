@@ -10,7 +10,7 @@ const { SLOW, startSite, resultsDirWithHistoric } = require('./harness');
 const { FIXTURES_DIR } = require('./fixtures');
 const { openPage } = require('./browser');
 const { verdicts } = require('../src/js/verdict');
-const { readSiteData } = require('../build/render-charts');
+const { readSiteData } = require('../tools/render-charts');
 
 let site;
 before(async () => { site = await startSite('verdict-panel', resultsDirWithHistoric('verdict-panel', FIXTURES_DIR)); }, SLOW);

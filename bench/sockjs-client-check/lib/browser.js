@@ -1,6 +1,6 @@
 'use strict';
 // Debian's chromium (on PATH, or $CHROMIUM) through playwright-core, which
-// never downloads a browser. The flags follow site/build/chromium.js; on top,
+// never downloads a browser. The flags follow site/tools/chromium.js; on top,
 // the browser resolves no host but 127.0.0.1 and uses no proxy, so the check
 // runs offline and a page that reaches for a CDN fails visibly, not by luck.
 

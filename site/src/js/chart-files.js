@@ -1,6 +1,6 @@
 // Every chart the site publishes as an image (make charts): the summary's two
 // charts once per algorithm group (images never mix algorithms) and each run's
-// sent and received charts. One list for the renderer (build/render-charts.js),
+// sent and received charts. One list for the renderer (tools/render-charts.js),
 // the export page (chart.html) and the links under the charts, so a link and
 // its file cannot drift apart. Pure (tested in node).
 (function (root, factory) {

@@ -2,7 +2,7 @@
 // drawing code (summary-charts.js, latency-chart.js) and default view, into a
 // fixed-size frame with a title, axis labels, legend and a footer naming the
 // machine and date, so the image keeps its identity when it travels alone.
-// Every canvas records itself as SVG (canvas-svg.js); build/render-charts.js
+// Every canvas records itself as SVG (canvas-svg.js); tools/render-charts.js
 // screenshots the frame for the PNG and calls Sockbench.chartPage.svg() for the SVG.
 (function (root) {
   'use strict';

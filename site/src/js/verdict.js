@@ -2,7 +2,7 @@
 // the runtimes by saturation throughput at one concurrency level. The one
 // implementation of the rule: the summary page calls it in the browser (the
 // reader picks the level there), and `make compare` calls it through
-// build/verdict-cli.js, so the page and the Markdown can never disagree.
+// tools/verdict-cli.js, so the page and the Markdown can never disagree.
 //
 // The rule never says more than the data does:
 //  - ">" only when the two min–max ranges do not overlap, both were repeated,

@@ -5,7 +5,7 @@
 // the full structure. The page computes the same sentences from the same
 // module, so there is one implementation of the rule.
 //
-//   node build/verdict-cli.js [--level N] [--json] FILE.json...
+//   node tools/verdict-cli.js [--level N] [--json] FILE.json...
 //
 // --level N: judge every group at N concurrent clients (an integer >= 1);
 // default: per group, the highest level where every run has a figure.
@@ -15,7 +15,7 @@ const fs = require('fs');
 const path = require('path');
 const { verdicts } = require('../src/js/verdict');
 
-const USAGE = 'usage: node build/verdict-cli.js [--level N] [--json] FILE.json...';
+const USAGE = 'usage: node tools/verdict-cli.js [--level N] [--json] FILE.json...';
 
 function parseArgs(argv) {
   const options = { level: null, json: false, files: [] };

@@ -9,7 +9,7 @@
 // out text. Then data/runs.js learns that the images exist, so the pages link
 // them under each chart.
 //
-//   node build/render-charts.js [--site DIR]   (default: site/dist; build it first)
+//   node tools/render-charts.js [--site DIR]   (default: site/dist; build it first)
 //
 // A usage error exits 2; a chart that fails to draw, or no chromium, exits 1
 // with one line saying which and why.
@@ -26,7 +26,7 @@ const FRAME = { width: 1200, height: 675 };
 const PIXEL_RATIO = 2;
 const DATA_PREFIX = 'window.SOCKBENCH_DATA = ';
 
-const USAGE = 'usage: node build/render-charts.js [--site DIR]   (DIR: a site built by build/build-site.js; default site/dist)';
+const USAGE = 'usage: node tools/render-charts.js [--site DIR]   (DIR: a site built by tools/build-site.js; default site/dist)';
 
 /** The site data a build wrote into data/runs.js. */
 function readSiteData(siteDir) {
