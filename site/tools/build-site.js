@@ -8,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const { readResults } = require('./read-results');
 const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES, vendorSource } = require('./vendor-files');
+const { withPageScripts } = require('./page-scripts');
 const { methodologyPage } = require('./methodology-page');
 const { readRegistry, registryFields } = require('./server-registry');
 
@@ -16,7 +17,9 @@ const REPO_DIR = path.join(SITE_DIR, '..');
 const PAGE_SOURCE_DIR = path.join(SITE_DIR, 'src');
 // Marks a directory this script made, so a mistyped --out never wipes anything else.
 const OUTPUT_MARKER = '.sockbench-site';
-const VENDOR_PLACEHOLDER = '<!-- sockbench:vendor-scripts -->';
+// The format of manifest.json (and of data/runs.js, the same index plus each run's data);
+// its fields are listed in site/README.md.
+const MANIFEST_SCHEMA = 'sockbench.manifest/1';
 
 // The one source of methodology.html's text.
 const METHODOLOGY_PATH = path.join(REPO_DIR, 'docs', 'methodology.md');
@@ -72,12 +75,6 @@ function copyVendorFiles(outDir) {
   }
 }
 
-function vendorScriptTags() {
-  return VENDOR_SCRIPTS
-    .map(([, target]) => `<script src="vendor/${target}"></script>`)
-    .join('\n  ');
-}
-
 // Copies the page (HTML, CSS, scripts) minus the unit tests that sit beside it.
 function copyPageSources(outDir) {
   const walk = (relativeDir) => {
@@ -89,8 +86,7 @@ function copyPageSources(outDir) {
         continue;
       } else if (entry.name.endsWith('.html')) {
         const html = fs.readFileSync(path.join(PAGE_SOURCE_DIR, relative), 'utf8');
-        if (!html.includes(VENDOR_PLACEHOLDER)) throw new Error(`${relative} lacks ${VENDOR_PLACEHOLDER}`);
-        fs.writeFileSync(path.join(outDir, relative), html.replace(VENDOR_PLACEHOLDER, vendorScriptTags()));
+        fs.writeFileSync(path.join(outDir, relative), withPageScripts(relative, html));
       } else {
         copyFile(path.join(PAGE_SOURCE_DIR, relative), path.join(outDir, relative));
       }
@@ -159,8 +155,9 @@ function buildSite(options) {
 
   // manifest.json is the machine-readable index; data/runs.js carries the
   // same plus every run's data as a script, so the page also works when
-  // opened straight from disk (file:// forbids fetch()).
-  const manifest = { schema: 'sockbench.result/1', built_at: builtAt, runs: runEntries, historic: historicEntries, errors: errorEntries };
+  // opened straight from disk (file:// forbids fetch()). The manifest is an
+  // index of results, not a result, so it names its own format (MANIFEST_SCHEMA).
+  const manifest = { schema: MANIFEST_SCHEMA, built_at: builtAt, runs: runEntries, historic: historicEntries, errors: errorEntries };
   fs.writeFileSync(path.join(options.out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   const pageData = {
     ...manifest,

@@ -7,6 +7,7 @@ const vm = require('vm');
 const { spawnSync } = require('child_process');
 const { buildSite } = require('./build-site');
 const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES } = require('./vendor-files');
+const { EVERY_PAGE, SCRIPTS_PLACEHOLDER, pageScripts } = require('./page-scripts');
 const { SCHEMA_PATH, FIXTURES_DIR, tempDir, realFixtureNames, copyFixture } = require('./test-helpers');
 
 const BUILD_SCRIPT = path.join(__dirname, 'build-site.js');
@@ -32,14 +33,14 @@ test('the build is self-contained: pages, vendor libraries, raw files, manifest'
   for (const [, target] of [...VENDOR_SCRIPTS, ...VENDOR_OTHER_FILES]) {
     assert.ok(fs.existsSync(path.join(out, 'vendor', target)), `vendor/${target}`);
   }
-  for (const page of ['index.html', 'run.html']) {
+  for (const page of EVERY_PAGE) {
     const html = fs.readFileSync(path.join(out, page), 'utf8');
-    assert.ok(!html.includes('sockbench:vendor-scripts'), `${page}: placeholder left`);
-    // Every script and stylesheet the page loads is in the build, in flot's order.
+    assert.ok(!html.includes(SCRIPTS_PLACEHOLDER), `${page}: placeholder left`);
+    // Every script and stylesheet the page loads is in the build; the scripts in tools/page-scripts.js's order.
     const refs = [...html.matchAll(/(?:src|href)="([^"#?:]+)"/g)].map((m) => m[1]);
     for (const ref of refs) assert.ok(fs.existsSync(path.join(out, ref)), `${page} loads missing ${ref}`);
-    const scripts = [...html.matchAll(/<script src="vendor\/([^"]+)"/g)].map((m) => m[1]);
-    assert.deepEqual(scripts, VENDOR_SCRIPTS.map(([, target]) => target));
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(scripts, pageScripts(page));
     assert.ok(!/https?:\/\//.test(html.replace(/http:\/\/www\.w3\.org[^"]*/g, '')), `${page} refers to the network`);
   }
   assert.ok(!listFiles(out).some((f) => f.endsWith('.test.js')), 'unit tests are not published');
@@ -49,6 +50,7 @@ test('the build is self-contained: pages, vendor libraries, raw files, manifest'
   }
 
   const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  assert.equal(manifest.schema, 'sockbench.manifest/1', 'the manifest is an index of results, not a result');
   assert.deepEqual(manifest.runs.map((r) => r.source).sort(), [...real].sort());
   assert.ok(manifest.runs.every((r) => r.raw_href === `raw/${r.source}` && !('result' in r)));
   assert.deepEqual(manifest.errors.map((e) => e.source), ['invalid-not-json.json']);
