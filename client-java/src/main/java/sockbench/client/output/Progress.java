@@ -6,6 +6,8 @@ import java.util.Locale;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
+import sockbench.client.sweep.LevelStart;
+import sockbench.client.sweep.SweepProgress;
 
 /**
  * Progress on stderr during a sweep: one line per point (level, rate, received/s, mean/p99 RTT,
@@ -15,7 +17,7 @@ import sockbench.client.stats.SaturationPoint;
  * shown so far (throughput in received messages/s is roughly independent of N), so it is
  * rough for the first level and improves as the sweep goes.
  */
-public final class Progress {
+public final class Progress implements SweepProgress {
 
     private final PrintStream err;
     private SweepPlan plan;
@@ -40,6 +42,7 @@ public final class Progress {
     /**
      * @param searchPoints points a level measures after its ramp ends (confirm + refine steps), for the ETA
      */
+    @Override
     public void sweepStarted(SweepPlan p, int searchPoints) {
         this.plan = p;
         this.searchPoints = searchPoints;
@@ -48,12 +51,14 @@ public final class Progress {
                 p.profile(), p.levels(), p.ramp().jsonName(), p.startRate());
     }
 
+    @Override
     public void levelConnected(int n, int connected, int failed, double seconds) {
         levelIndex++;
         err.printf(Locale.ROOT, "level %d: %d connected, %d failed, in %.1f s%n", n, connected, failed, seconds);
     }
 
     /** Says where the level's ramp starts when that is not the profile's start rate. */
+    @Override
     public void levelStart(int n, double start, double profileStart) {
         if (start != profileStart) {
             err.printf(Locale.ROOT, "level %d: ramp starts at %.1f msg/s (profile start %.1f)%n", n, start, profileStart);
@@ -61,10 +66,12 @@ public final class Progress {
     }
 
     /** Agents connected / expected, shown on every point line ("" = one process, nothing shown). */
+    @Override
     public void agents(String status) {
         agents = status == null || status.isEmpty() ? "" : "  " + status;
     }
 
+    @Override
     public void point(int n, PointResult p, SweepPlan sweepPlan) {
         if (p.state().name().equals("OVERLOADED")) {
             capacityEstimate = capacityFromOverload ? Math.max(capacityEstimate, p.receivedPerS()) : p.receivedPerS();
@@ -86,10 +93,12 @@ public final class Progress {
      * Client-side efficiency of the point about to be reported, appended to its line: messages
      * per read syscall shows whether the client batches reads (≈1 means one syscall per message).
      */
+    @Override
     public void diagnostics(double messagesPerRead) {
         pendingDiagnostics = String.format(Locale.ROOT, "  %.1f msg/read", messagesPerRead);
     }
 
+    @Override
     public void levelDone(int n, SaturationPoint sat, SaturationPoint strict, String endReason) {
         err.printf(Locale.ROOT, "level %d done (%s): saturation %s; strict %s%n", n, endReason,
                 describe(sat, "no ok point"), describe(strict, "no strictly ok point"));
@@ -137,7 +146,7 @@ public final class Progress {
             // Later levels start where the adaptive rule would put them for this capacity (given
             // --level-start-rates are not known here: the estimate stays on the safe side).
             double r = i == levelIndex ? plan.nextRate(currentRate, n)
-                    : sockbench.client.sweep.LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
+                    : LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
             for (; r <= plan.maxRate() && points < 100_000; r = plan.nextRate(r, n)) {
                 points++;
                 if (r > lastRate) {

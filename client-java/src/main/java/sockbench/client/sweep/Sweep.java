@@ -10,7 +10,6 @@ import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
-import sockbench.client.output.Progress;
 import sockbench.client.sampling.ProcessSampler;
 import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.LatencySummary;
@@ -35,7 +34,7 @@ public final class Sweep {
     private final LoadEngine engine;
     private final SweepSettings settings;
     private final ProcessSampler server; // null without --server-pid
-    private final Progress progress;
+    private final SweepProgress progress;
     private final List<String> warnings;
     private final Consumer<List<LevelResult>> onLevelDone;
     private final List<LevelResult> levels = new ArrayList<>();
@@ -51,7 +50,7 @@ public final class Sweep {
      * @param warnings    receives every warning the sweep finds (shared with the run summary)
      * @param onLevelDone called with all levels so far after each level (the writer saves partial results)
      */
-    public Sweep(LoadEngine engine, SweepSettings settings, ProcessSampler server, Progress progress,
+    public Sweep(LoadEngine engine, SweepSettings settings, ProcessSampler server, SweepProgress progress,
                  List<String> warnings, Consumer<List<LevelResult>> onLevelDone) {
         this.engine = engine;
         this.settings = settings;
