@@ -1,5 +1,5 @@
 """Load shedding under overload, on real sockets: the scenario of
-bench/overload.py at a smaller size (50 sessions, 4 KB messages, 2,000
+tools/overload.py at a smaller size (50 sessions, 4 KB messages, 2,000
 msgs/s sent for 4 s = 400 MB/s to deliver, clients reading 1 MiB/s), against
 this interpreter's server in fast and naive mode with an 8 MiB output
 budget and a 4 MiB per-session cap (so that without the budget the caps
@@ -17,7 +17,7 @@ import sys
 import pytest
 
 HERE = os.path.dirname(__file__)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 
 import overload  # noqa: E402
 

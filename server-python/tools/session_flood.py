@@ -9,7 +9,7 @@ when every session it created has expired). Answers are counted by status:
 ``200`` (a session made), ``503`` (refused by the session budget,
 docs/protocol.md section 7), anything else.
 
-    python bench/session_flood.py --server ".venv-pypy/bin/python -m sockbench_server" --seconds 15
+    python tools/session_flood.py --server ".venv-pypy/bin/python -m sockbench_server" --seconds 15
 
 ``--server`` is started with ``--port 0`` added (prefix it with ``taskset -c
 0`` to pin it, add ``--max-sessions N`` to set the budget); ``--url`` with

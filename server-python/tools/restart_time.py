@@ -9,7 +9,7 @@ connection gets an answer to ``GET /broadcast/info``. Waits ``--pause``
 seconds between kills (keep 5 kills out of one 10 s window: that is a crash
 loop, and the server stops).
 
-    python bench/restart_time.py --server ".venv-pypy/bin/python -m sockbench_server \\
+    python tools/restart_time.py --server ".venv-pypy/bin/python -m sockbench_server \\
         --workers 2 --broker redis://127.0.0.1:6379/0" --kills 5
 """
 from __future__ import annotations

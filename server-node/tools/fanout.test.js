@@ -1,5 +1,5 @@
 'use strict';
-// bench/fanout.js runs, and its own check passes: fast and naive mode deliver
+// tools/fanout.js runs, and its own check passes: fast and naive mode deliver
 // every message, in order, to every in-memory session (it exits 1 otherwise).
 // A tiny run: this checks behaviour, not speed.
 

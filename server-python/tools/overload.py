@@ -23,7 +23,7 @@ selector:
    includes it) from its scheduled send time (monotonic clock); RSS at the
    end: *after*.
 
-    python bench/overload.py --server ".venv-pypy/bin/python -m sockbench_server --naive" \\
+    python tools/overload.py --server ".venv-pypy/bin/python -m sockbench_server --naive" \\
         --sessions 1000 --rate 1000 --seconds 10
 
 prints ``RSS before -> peak -> after`` in MiB and the light-load mean RTT

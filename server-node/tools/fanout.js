@@ -2,7 +2,7 @@
 'use strict';
 // Fan-out micro-benchmark: how many messages per second the /broadcast path
 // delivers, without any network - the Node counterpart of
-// server-python/bench/fanout.py.
+// server-python/tools/fanout.py.
 //
 // K framed websocket sessions of the real /broadcast app (the real sockjs-node
 // server, Session and WebSocketReceiver, faye-websocket and websocket-driver
@@ -13,7 +13,7 @@
 // the cost of the broadcast path itself (encode, frame, write into the
 // socket's stream), not of the kernel.
 //
-//   node server-node/bench/fanout.js --sessions 1000 --messages 2000 --per-iteration 1,10
+//   node server-node/tools/fanout.js --sessions 1000 --messages 2000 --per-iteration 1,10
 //
 // prints one Markdown row per (K, B, mode): delivered messages/s = M * K /
 // wall time, median of --repeat timed runs after one untimed warm-up, with
@@ -175,7 +175,7 @@ function parseCommandLine(argv) {
   };
 }
 
-const USAGE = `usage: node server-node/bench/fanout.js [--sessions K[,K...]] [--messages M]
+const USAGE = `usage: node server-node/tools/fanout.js [--sessions K[,K...]] [--messages M]
                                          [--per-iteration B[,B...]] [--repeat R]
 
   --sessions K        recipient sessions, >= 1 (default 1000); repeat the flag or comma-separate

@@ -2,7 +2,7 @@
 sessions, divided by N (the per-session figure behind the default of
 ``--max-sessions``, server-python/README.md "Session budget").
 
-    python bench/session_cost.py --server ".venv-pypy/bin/python -m sockbench_server --max-sessions 1000000" \\
+    python tools/session_cost.py --server ".venv-pypy/bin/python -m sockbench_server --max-sessions 1000000" \\
         --kind websocket --sessions 4000
 
 ``websocket``: N framed websocket sessions on ``/broadcast``, held open;

@@ -9,7 +9,7 @@ bytes (``WsReceiver.encode_wire``) and hands them to a stream - except that
 the stream is an in-memory sink that only counts bytes. So the number is the
 cost of the broadcast path itself (encode, frame, queue), not of the kernel.
 
-    python bench/fanout.py --sessions 1000 --messages 2000 --per-iteration 1 10
+    python tools/fanout.py --sessions 1000 --messages 2000 --per-iteration 1 10
 
 prints one row per (mode, B): delivered messages/s = M * K / wall time,
 median of --repeat timed runs (after one untimed warm-up, which PyPy's JIT
