@@ -9,7 +9,8 @@ was reached (or the level was cut short) never saw the server overloaded:
 also a floor.
 
 The site applies the same rule in JavaScript (site/src/js/floors.js, same
-reason words); the two are kept in step by their tests, not by sharing code.
+reason words: the pages run in the browser); the two are kept in step by one
+table of cases, docs/contract/floor-rule-cases.json, that both their tests run.
 A run whose server was not sampled at all (`make bench-url` without
 SERVER_PID: the result's server.pid is null) has no server CPU to judge by:
 its floors are decided from the client's side alone (client-bound, how the

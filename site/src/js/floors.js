@@ -7,7 +7,8 @@
 // only "at least this much". A level that ended because the profile's maximum
 // rate was reached (or was cut short) never saw the server overloaded: also a
 // floor. bench/floors.py applies the same rule with the same reason words for
-// `make compare`; the two are kept in step by their tests, not by sharing code.
+// `make compare`; the two are kept in step by one table of cases,
+// docs/contract/floor-rule-cases.json, that both their tests run.
 // A run whose server was not sampled (`make bench-url` without SERVER_PID:
 // server.pid null) is judged from the client's side alone (client-bound, how
 // the level ended), said once (NOT_SAMPLED_NOTE) rather than on every level.
@@ -35,7 +36,7 @@
   // Reason kinds in the order they are told; "busy" stands for "server N % busy (< 95 %)".
   const RANK = ['client-bound', 'server CPU not measured', 'busy', ...Object.values(ENDS_WITHOUT_OVERLOAD)];
 
-  /** Said once per run when the server was not sampled (bench/floors.py has the same words). */
+  /** Said once per run when the server was not sampled (bench/floors.py has the same words; the table of cases checks both). */
   const NOT_SAMPLED_NOTE = 'server not sampled (no server pid: make bench-url without SERVER_PID): no server CPU or ' +
     'RSS; floors are judged from the client\'s side alone (client-bound, how each level ended)';
 
