@@ -25,8 +25,8 @@ import time
 from cpus import format_cpu_list
 from floors import NOT_SAMPLED_NOTE
 from measure import WARMUP_ARGS, children_cpu_s, java_command
-from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
-from server_process import StepError
+from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
+from sockbench_contract.server_launch import StepError
 
 #: http(s)://host:port/path, the SockJS service URL itself (its prefix), no query or fragment.
 SERVICE_URL_RE = re.compile(r"^https?://[^/\s?#]+:\d+(/[^\s?#]*)?$")

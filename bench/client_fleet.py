@@ -17,8 +17,8 @@ import os
 import subprocess
 import time
 
-from private_redis import PrivateRedis
 from process_sampler import GroupSampler
+from sockbench_contract.private_redis import PrivateRedis
 
 AGENT_EXIT_TIMEOUT_S = 15.0
 

@@ -25,12 +25,12 @@ import time
 
 from cpus import format_cpu_list
 from client_fleet import ClientFleet
-from private_redis import PrivateRedis
 from process_sampler import GroupSampler
-from proc_stat import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
 from scaleout import wants_private_broker
-from server_process import ServerProcess, StepError
 from servers import server_command
+from sockbench_contract.private_redis import PrivateRedis
+from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
+from sockbench_contract.server_launch import ServerProcess, StepError
 
 # Stands in for the private broker's URL when the knobs are checked before
 # anything runs (the real port is known only once its redis-server is up).

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 
-from proc_stat import clock_ticks_per_s, parse_pid_stat_ticks
+from sockbench_contract.procfs import clock_ticks_per_s, parse_pid_stat_ticks
 
 DEFAULT_INTERVAL_S = 0.5   # samples per process: 2 per second; /proc reads cost microseconds
 

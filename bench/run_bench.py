@@ -38,6 +38,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# docs/contract holds sockbench_contract (READY parser, launcher, /proc reader, private Redis).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from byo_server import MODES, UrlTarget, check_server_pid, check_service_url, measure_url_once, record_target  # noqa: E402
 from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
@@ -50,7 +52,7 @@ from profiles import default_repeat, load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
 from client_fleet import check_agents  # noqa: E402
 from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker  # noqa: E402
-from server_process import StepError  # noqa: E402
+from sockbench_contract.server_launch import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
 
 DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")

@@ -31,18 +31,18 @@ $(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json $(if $(NOD
 
 # node's test runner discovers every *.test.js under server-node (node_modules
 # excluded) and ends with its usual summary (# tests / # pass / # fail).
-# The scale-out tests start a real redis-server (bench/broker/make.mk).
+# The scale-out tests start a real redis-server (setup-redis: docs/contract/make.mk).
 test-node: setup-node setup-redis
 	cd $(NODE_DIR) && node --test
 
 # Silent recipe: stdout carries nothing but the server's READY line.
 # NAIVE=1: the naive broadcast (one conn.write per message per recipient).
-# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (bench/broker/make.mk); WORKERS > 1
+# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (docs/contract/make.mk); WORKERS > 1
 # without BROKER starts a private redis-server for the life of the server.
 serve-node: setup-node $(SCALEOUT_SETUP)
 	@exec $(call scaleout-command,node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive))
 
-# The one SockJS conformance suite (server-python/tests/conformance) against
+# The one SockJS conformance suite (docs/contract/conformance) against
 # this server, once per broadcast mode, so both servers are held to one
 # standard; sockjs-node's own documented deviations are strict xfails
 # (tests/python-suite/sockjs_node_deviations.py). The harness takes the server
@@ -50,9 +50,9 @@ serve-node: setup-node $(SCALEOUT_SETUP)
 TEST_TARGETS += test-conformance-node
 HELP_LINES   += "make test-conformance-node   the Python SockJS conformance suite against sockjs-node, fast and naive"
 .PHONY: test-conformance-node
-NODE_CONFORMANCE = cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js $(1)" \
+NODE_CONFORMANCE = SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js $(1)" \
 	  PYTHONPATH=$(NODE_DIR)/tests/python-suite \
-	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_node_deviations tests/conformance
+	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_node_deviations $(CONFORMANCE_DIR)
 test-conformance-node: setup-node setup-python
 	@echo ">> conformance: sockjs-node, fast mode"
 	$(call NODE_CONFORMANCE,)

@@ -6,7 +6,7 @@
 #   make test-python           both
 #   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1
 #                              WORKERS=N BROKER=redis://HOST:PORT/DB; WORKERS > 1 without BROKER
-#                              starts a private redis-server, see bench/broker/make.mk)
+#                              starts a private redis-server, see docs/contract/make.mk)
 #   make serve-pypy            the same on PyPy
 
 PY_DIR        := $(ROOT)/server-python
@@ -59,8 +59,8 @@ $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 	@touch $@
 
 # $(call py-test,VENV): unit and server-specific tests once (the scale-out
-# ones against a real redis-server, bench/broker/make.mk), then the
-# server-agnostic conformance suite against this server once per usable
+# ones against a real redis-server, docs/contract/make.mk), then the
+# server-agnostic conformance suite (docs/contract/conformance) against this server once per usable
 # codec (codecs installed but refused print why), and once more in --naive
 # mode with the default codec. Every run happens even if
 # one fails; the status says whether any did.
@@ -73,11 +73,11 @@ codecs=$$($(1)/bin/python -m sockbench_server.codec_report) && \
 for codec in $$codecs; do \
   echo "--- $$impl: conformance, --json $$codec"; \
   SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --json $$codec" \
-    $(1)/bin/python -m pytest -q -p no:cacheprovider tests/conformance || status=1; \
+    $(1)/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) || status=1; \
 done; \
 echo "--- $$impl: conformance, --naive (json)"; \
 SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --naive" \
-  $(1)/bin/python -m pytest -q -p no:cacheprovider tests/conformance || status=1; \
+  $(1)/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) || status=1; \
 exit $$status
 endef
 
@@ -91,7 +91,7 @@ test-python-pypy: $(STAMPS)/python-pypy setup-redis
 
 PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive)
 
-# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (bench/broker/make.mk);
+# WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (docs/contract/make.mk);
 # WORKERS > 1 without BROKER runs under a private redis-server.
 serve-cpython: $(STAMPS)/python-cpython $(SCALEOUT_SETUP)
 	@exec $(call scaleout-command,$(VENV_CPYTHON)/bin/python -m sockbench_server $(PY_SERVE_ARGS))

@@ -35,7 +35,7 @@ setup-python-runtimes:
 	  fi; \
 	done
 
-# The server-agnostic conformance suite (tests/conformance) against each
+# The server-agnostic conformance suite (docs/contract/conformance) against each
 # runtime's server in both broadcast modes; every run happens even if one
 # fails, and the status says whether any did.
 test-python-runtimes: setup-python-runtimes setup-redis
@@ -48,7 +48,7 @@ test-python-runtimes: setup-python-runtimes setup-redis
 	  for mode in "" --naive; do \
 	    echo "--- $$rt ($$($$venv/bin/python -c 'import platform; print(platform.python_version())')): conformance$${mode:+, $$mode}"; \
 	    ( cd $(PY_DIR) && SOCKBENCH_SERVER_CMD="$$venv/bin/python -m sockbench_server $$mode" \
-	        $$venv/bin/python -m pytest -q -p no:cacheprovider tests/conformance ) || status=1; \
+	        $$venv/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) ) || status=1; \
 	  done; \
 	done; \
 	exit $$status

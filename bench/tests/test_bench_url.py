@@ -12,8 +12,8 @@ import pytest
 from cpus import available_cpus
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled
 from results_io import flow_problems, load_result, schema_errors
-from server_process import ServerProcess
 from servers import ROOT, entry, server_command
+from sockbench_contract.server_launch import ServerProcess
 
 RUN_BENCH = os.path.join(ROOT, "bench", "run_bench.py")
 OURS = entry("cpython-fast")

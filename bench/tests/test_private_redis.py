@@ -6,9 +6,9 @@ import socket
 
 import pytest
 
-from private_redis import PrivateRedis, redis_info
 from process_sampler import read_pid_cpus
-from server_process import StepError
+from sockbench_contract.private_redis import PrivateRedis, redis_info
+from sockbench_contract.server_launch import StepError
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None,
                                  reason="redis-server missing: run `make setup-redis`")

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from proc_stat import (host_report, other_cpu_pct, parse_loadavg, parse_pid_stat_ticks, parse_proc_stat,
-                       read_pid_ticks, read_proc_stat, steal_pct)
+from sockbench_contract.procfs import (host_report, other_cpu_pct, parse_loadavg, parse_pid_stat_ticks, parse_proc_stat,
+                                     read_pid_ticks, read_proc_stat, steal_pct)
 
 #         user nice system idle iowait irq softirq steal guest guest_nice
 BEFORE = """cpu  1000 0 500 8000 0 0 0 100 0 0

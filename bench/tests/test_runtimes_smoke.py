@@ -13,10 +13,10 @@ import pytest
 
 from cpus import available_cpus
 from registry import parse
-from ready_line import parse_ready_line
 from run_bench import available_variants
-from server_process import StepError
 from servers import ROOT, entry
+from sockbench_contract.ready_line import parse_ready_line
+from sockbench_contract.server_launch import StepError
 from matrix import registry
 from smoke_run import smoke_run
 NEWER = entry("cpython3.13-fast")

@@ -8,9 +8,9 @@ import urllib.request
 
 import pytest
 
-from ready_line import parse_ready_line
-from server_process import ServerProcess, StepError
 from servers import entry, server_command
+from sockbench_contract.ready_line import parse_ready_line
+from sockbench_contract.server_launch import ServerProcess, StepError
 
 PEER = entry("sockjs-tornado-cpython")
 needs_peer = pytest.mark.skipif(not os.path.exists(PEER.argv[0]),

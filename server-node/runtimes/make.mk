@@ -40,7 +40,7 @@ setup-js-runtimes:
 	@$(MAKE) -s -C $(ROOT) $(JS_RUNTIMES_STAMP) \
 	  || echo "note: server-node/runtimes not (fully) installed: see the line above; its servers are skipped"
 
-# The one conformance suite (server-python/tests/conformance) against each
+# The one conformance suite (docs/contract/conformance) against each
 # entry, launched exactly as the registry says (runtimes/launch.py), with
 # sockjs-node's deviations and the runtime's own (SOCKBENCH_JS_RUNTIME) as
 # strict xfails (tests/python-suite). The fast entry gets the whole suite; the
@@ -61,7 +61,7 @@ test-js-runtimes: setup-node setup-python setup-js-runtimes
 	  echo "--- $$entry: conformance, $$what"; \
 	  ( cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="$$launch" SOCKBENCH_JS_RUNTIME=$$prefix \
 	      PYTHONPATH=$(NODE_DIR)/tests/python-suite $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider \
-	      -p sockjs_node_deviations "$${cases[@]}" tests/conformance ) \
+	      -p sockjs_node_deviations "$${cases[@]}" $(CONFORMANCE_DIR) ) \
 	    || status=1; \
 	done; \
 	exit $$status

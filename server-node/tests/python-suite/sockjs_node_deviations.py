@@ -1,5 +1,5 @@
 """pytest plugin: hold sockjs-node to the same conformance suite as our Python
-server (server-python/tests/conformance), minus the deviations that are
+server (docs/contract/conformance), minus the deviations that are
 sockjs-node 0.3.24's own and documented in server-node/README.md.
 
 Each deviation is an xfail(strict=True): if sockjs-node (or our app around it)
@@ -17,14 +17,14 @@ import os
 import pytest
 
 DEVIATIONS = {
-    "tests/conformance/test_contract.py::TestTiming::test_heartbeat_frames":
+    "test_contract.py::TestTiming::test_heartbeat_frames":
         "sockjs-node sends WebSocket pings, not SockJS 'h' frames, on websocket sessions",
-    "tests/conformance/test_contract.py::TestBadInput::test_http_send_errors_keep_the_session":
+    "test_contract.py::TestBadInput::test_http_send_errors_keep_the_session":
         "sockjs-node answers xhr_send of a non-string item ([1]) with 204 before the app sees it; "
         "the spec's 500 is unreachable without patching the library",
-    "tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_headersSanity":
+    "test_sockjs_protocol.py::WebsocketHybi10::test_headersSanity":
         "faye-websocket refuses Sec-WebSocket-Version 7 (hybi-07) with 400; it speaks 8 and 13",
-    "tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_firefox_602_connection_header":
+    "test_sockjs_protocol.py::WebsocketHybi10::test_firefox_602_connection_header":
         "faye-websocket refuses Sec-WebSocket-Version 7 (hybi-07) with 400; it speaks 8 and 13",
 }
 
@@ -40,19 +40,19 @@ DEVIATIONS = {
 _NODE26_CHUNKS = ("Node 26 sends the streaming prelude and the 'o' frame as one HTTP chunk; "
                   "the suite expects one frame per chunk (tests/runtimes.test.js reads the frames)")
 _NODE26_COALESCED = [
-    "tests/conformance/test_contract.py::test_stop_closes_every_session_and_exits_0[SIGTERM]",
-    "tests/conformance/test_contract.py::test_stop_closes_every_session_and_exits_0[SIGINT]",
-    "tests/conformance/test_contract.py::TestBroadcast::test_every_session_gets_every_message_sender_included",
-    "tests/conformance/test_sockjs_protocol.py::XhrStreaming::test_transport",
-    "tests/conformance/test_sockjs_protocol.py::XhrStreaming::test_response_limit",
-    "tests/conformance/test_sockjs_protocol.py::EventSource::test_transport",
-    "tests/conformance/test_sockjs_protocol.py::EventSource::test_response_limit",
-    "tests/conformance/test_sockjs_protocol.py::HtmlFile::test_transport",
-    "tests/conformance/test_sockjs_protocol.py::HtmlFile::test_response_limit",
-    "tests/conformance/test_sockjs_protocol.py::HandlingClose::test_close_frame",
-    "tests/conformance/test_sockjs_protocol.py::HandlingClose::test_close_request",
-    "tests/conformance/test_sockjs_protocol.py::HandlingClose::test_abort_xhr_streaming",
-    "tests/conformance/test_sockjs_protocol.py::Http11::test_streaming",
+    "test_contract.py::test_stop_closes_every_session_and_exits_0[SIGTERM]",
+    "test_contract.py::test_stop_closes_every_session_and_exits_0[SIGINT]",
+    "test_contract.py::TestBroadcast::test_every_session_gets_every_message_sender_included",
+    "test_sockjs_protocol.py::XhrStreaming::test_transport",
+    "test_sockjs_protocol.py::XhrStreaming::test_response_limit",
+    "test_sockjs_protocol.py::EventSource::test_transport",
+    "test_sockjs_protocol.py::EventSource::test_response_limit",
+    "test_sockjs_protocol.py::HtmlFile::test_transport",
+    "test_sockjs_protocol.py::HtmlFile::test_response_limit",
+    "test_sockjs_protocol.py::HandlingClose::test_close_frame",
+    "test_sockjs_protocol.py::HandlingClose::test_close_request",
+    "test_sockjs_protocol.py::HandlingClose::test_abort_xhr_streaming",
+    "test_sockjs_protocol.py::Http11::test_streaming",
 ]
 
 #: SOCKBENCH_JS_RUNTIME value -> {test id: reason}: what a runtime changes on top of DEVIATIONS.

@@ -6,14 +6,9 @@ knows which server it talks to beyond docs/protocol.md.
 """
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from serverproc import ServerProcess  # noqa: E402
+from serverproc import ServerProcess
 
 
 class Urls:

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import time
 
-from ready_line import parse_ready_line
+from sockbench_contract.ready_line import parse_ready_line
 
 
 class StepError(RuntimeError):

@@ -4,7 +4,6 @@ read its READY line. Server-agnostic: the command comes from
 ``-m sockbench_server``); ``--port 0`` is always appended."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import select
 import shlex
@@ -14,6 +13,8 @@ import sys
 import tempfile
 import time
 from typing import Dict, List, Optional, Sequence
+
+from sockbench_contract.ready_line import KEY_RE, parse_ready_line
 
 READY_TIMEOUT = float(os.environ.get("SOCKBENCH_READY_TIMEOUT", "20"))
 
@@ -29,22 +30,8 @@ def server_command() -> List[str]:
     return [sys.executable, "-m", "sockbench_server"]
 
 
-def _load_ready_line_module():
-    """bench/ready_line.py, the repository's one Python READY parser, loaded
-    by path: this suite also runs on PyPy and from other components' make
-    targets, so bench/ cannot be assumed to be on sys.path."""
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "ready_line.py")
-    spec = importlib.util.spec_from_file_location("sockbench_ready_line", os.path.normpath(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-_ready_line = _load_ready_line_module()
 #: (base url, {key: value}) of a READY line; ValueError if it breaks docs/protocol.md §2.
-parse_ready = _ready_line.parse_ready_line
-#: What a READY key may be.
-KEY_RE = _ready_line.KEY_RE
+parse_ready = parse_ready_line
 
 
 class ServerProcess:

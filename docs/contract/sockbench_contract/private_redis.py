@@ -25,7 +25,10 @@ import sys
 import tempfile
 import time
 
-from server_process import StepError
+if not __package__:
+    # Run as a script by the make rules (`python3 .../private_redis.py SERVER-COMMAND...`): make the package importable.
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sockbench_contract.server_launch import StepError  # noqa: E402
 
 PORT_RANGE = (20000, 60000)   # dynamic-ish range, away from 6379 and the servers' 8080
 PORT_TRIES = 20
