@@ -11,11 +11,17 @@
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { parseArgs } = require('node:util');
-const { launchChromium } = require('./lib/browser');
+// The site's chromium launcher (the harness may use the site; never the other way).
+const { launchChromium } = require('../../site/tools/chromium');
 const { startServer } = require('./lib/server-process');
 const { startStaticServer } = require('./lib/static-server');
 const { TRANSPORTS } = require('./lib/transports');
 const { loadExpected, verdict } = require('./lib/verdict');
+
+// On top of the launcher's flags: the browser resolves no host but 127.0.0.1
+// and uses no proxy, so the check runs offline and a page that reaches for a
+// CDN fails visibly, not by luck.
+const OFFLINE_ARGS = ['--no-proxy-server', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 const USAGE = 'usage: node bench/sockjs-client-check/check.js [--servers NAME,...] [--transports NAME,...] ' +
   '[--timeout-ms MS]\n  --servers      registry entry names (default: every entry)\n' +
@@ -158,7 +164,7 @@ async function main() {
   const rows = [];
   try {
     const entries = registryServers(`${staticServer.origin}/sockjs.min.js`, options.servers);
-    browser = await launchChromium();
+    browser = await launchChromium(OFFLINE_ARGS);
     const tabs = await openPages(browser, staticServer.origin, options.transports);
     for (const entry of entries) {
       if (entry.skip) {

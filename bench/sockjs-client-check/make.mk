@@ -11,10 +11,10 @@ HELP_LINES    += "make test-sockjs-client   sockjs-client 1.x in headless Chromi
 
 .PHONY: setup-sockjs-client-check test-sockjs-client
 
-# sockjs-client and playwright-core, exactly as package-lock.json pins them,
-# plus Debian's chromium (playwright never downloads a browser of its own).
-setup-sockjs-client-check: $(SOCKJS_CLIENT_CHECK_STAMP)
-	@$(call ensure-debian,command -v chromium,chromium)
+# sockjs-client, exactly as package-lock.json pins it; the browser comes with
+# the site's setup (Debian's chromium and playwright-core), whose launcher
+# (site/tools/chromium.js) the check uses.
+setup-sockjs-client-check: $(SOCKJS_CLIENT_CHECK_STAMP) setup-site
 
 # npm ci deletes node_modules before installing, and the stamp is written only
 # after it succeeded: a stopped install is redone by the next make.

@@ -1,6 +1,7 @@
 'use strict';
 // Debian's chromium, driven by playwright-core (which never downloads a
-// browser of its own): for the browser tests and for make charts.
+// browser of its own): the one launcher, for the browser tests, make charts
+// and the harness's sockjs-client check (bench/sockjs-client-check).
 
 const fs = require('fs');
 const path = require('path');
@@ -9,7 +10,7 @@ const { chromium } = require('playwright-core');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const MISSING = 'chromium not found on PATH: run "make setup-site" (installs Debian\'s chromium)';
+const MISSING = 'chromium not found on PATH: run "make setup-site" (installs Debian\'s chromium) or set CHROMIUM';
 
 /** The chromium on PATH (or $CHROMIUM), as `command -v chromium` would find it; null if none. */
 function chromiumPath() {
@@ -32,8 +33,9 @@ function findChromium() {
   return found;
 }
 
-function launchChromium() {
-  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, timeout: 120000 });
+/** Launches headless chromium with CHROMIUM_ARGS plus `extraArgs` (command-line flags a caller needs on top). */
+function launchChromium(extraArgs = []) {
+  return chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, ...extraArgs], timeout: 120000 });
 }
 
 module.exports = { chromiumPath, findChromium, launchChromium, MISSING };
