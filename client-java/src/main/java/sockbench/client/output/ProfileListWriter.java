@@ -81,6 +81,7 @@ public final class ProfileListWriter {
         } else {
             g.writeNumberField("next_level_start_fraction", p.nextLevelStartFraction());
         }
+        g.writeNumberField("later_repetition_start_fraction", profile.laterRepetitionStartFraction());
         g.writeEndObject();
     }
 }

@@ -2,13 +2,14 @@ package sockbench.client.plan;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The named sweeps: the one table of profiles ({@code --profile}, {@code --list-profiles} and the
  * bench runner all read it from here). Times are seconds, rates messages/s sent by all clients
  * together. The rate a level reaches is bounded by the server and by {@code maxRate}.
  *
- * <p>Why {@code standard} looks the way it does (the matrix of issue 16, 8 servers × 3 repetitions,
+ * <p>Why {@code standard} looks the way it does (the runner's matrix, 8 servers × 3 repetitions,
  * must fit 90 minutes on a 2-core VM, so about 3.5 minutes per server run):
  * <ul>
  *   <li>×2 ramp with 4 refine steps: the refine bisection narrows the last grid step anyway, and
@@ -22,55 +23,56 @@ import java.util.Locale;
  *   <li>0.5 s settle: the drain already waits until every copy of the window is back, so the
  *       server's queues are empty before the settle pause starts.</li>
  * </ul>
+ *
+ * <p>A repetition after the first (the runner's business) starts each level at
+ * {@code laterRepetitionStartFraction} of the target rate where the first repetition saturated
+ * ({@code --level-start-rates}): low enough that its first point is ok even on a slower pass of a
+ * drifting VM (the spread seen is up to 2×), high enough to skip the climb from the start rate.
  */
 public enum Profile {
     /** Tiny, for CI: two small levels, three short points each; finishes in a few seconds. */
-    SMOKE("Tiny, for CI: levels 2 and 4, x2 steps from 20 to 80 msgs/s, 0.5 s points",
-            List.of(2, 4), Ramp.GEOMETRIC, 2.0, 20, 0.5, 0.2, 0.2, 80, true, 3, 0.25),
+    SMOKE(new Spec("Tiny, for CI: levels 2 and 4, x2 steps from 20 to 80 msgs/s, 0.5 s points")
+            .plan(p -> p.levels(2, 4).geometric(2.0).startRate(20).maxRate(80)
+                    .stepS(0.5).settleS(0.2).warmupS(0.2).nextLevelStartFraction(0.25))
+            .confirm(true).refineSteps(3).laterRepetitionStartFraction(0.5)),
     /** Three levels, coarse ×1.5 ramp, 2 s points: a few minutes against a typical server. */
-    QUICK("Three levels (25, 100, 500), x1.5 steps refined 3 times, 2 s points + 0.5 s settle",
-            List.of(25, 100, 500), Ramp.GEOMETRIC, 1.5, 10, 2, 0.5, 0.5, 100_000, true, 3, 0.25),
+    QUICK(new Spec("Three levels (25, 100, 500), x1.5 steps refined 3 times, 2 s points + 0.5 s settle")
+            .plan(p -> p.levels(25, 100, 500).geometric(1.5).startRate(10).maxRate(100_000)
+                    .stepS(2).settleS(0.5).warmupS(0.5).nextLevelStartFraction(0.25))
+            .confirm(true).refineSteps(3).laterRepetitionStartFraction(0.5)),
     /** The reference sweep: 7 levels, ×2 steps + 4 refine steps, 2 s points; about 3 to 4 min per server. */
-    STANDARD("The reference sweep: 7 levels, x2 steps refined 4 times (knee within 4.4 %), 2 s points + 0.5 s settle",
-            List.of(25, 50, 100, 200, 500, 1000, 2000), Ramp.GEOMETRIC, 2.0, 10, 2, 0.5, 0.5, 100_000, true, 4, 0.25),
+    STANDARD(new Spec("The reference sweep: 7 levels, x2 steps refined 4 times (knee within 4.4 %), 2 s points + 0.5 s settle")
+            .plan(p -> p.levels(25, 50, 100, 200, 500, 1000, 2000).geometric(2.0).startRate(10).maxRate(100_000)
+                    .stepS(2).settleS(0.5).warmupS(0.5).nextLevelStartFraction(0.25))
+            .confirm(true).refineSteps(4).laterRepetitionStartFraction(0.5)),
     /**
      * The original client's schedule exactly: start 1/s, + max(1, 1000/N) per step, 3 s steps, 1 s
      * pause, every level from the start rate.
      */
-    LEGACY("The original 2011 client's schedule: 13 levels, +max(1, 1000/N) steps from 1 msg/s, 3 s points + 1 s settle",
-            Levels.LEGACY, Ramp.ADDITIVE, 0, 1, 3, 1, 0.5, 1_000_000, true, 3, null),
+    LEGACY(new Spec("The original 2011 client's schedule: 13 levels, +max(1, 1000/N) steps from 1 msg/s, 3 s points + 1 s settle")
+            .plan(p -> p.levels(Levels.LEGACY).additive().startRate(1).maxRate(1_000_000)
+                    .stepS(3).settleS(1).warmupS(0.5).nextLevelStartFraction(null))
+            .confirm(true).refineSteps(3).laterRepetitionStartFraction(0.5)),
     /** Legacy levels with the geometric ramp. */
-    FULL("The 13 legacy levels with the x1.25 geometric ramp, 3 s points + 1 s settle",
-            Levels.LEGACY, Ramp.GEOMETRIC, 1.25, 10, 3, 1, 0.5, 100_000, true, 3, 0.25);
+    FULL(new Spec("The 13 legacy levels with the x1.25 geometric ramp, 3 s points + 1 s settle")
+            .plan(p -> p.levels(Levels.LEGACY).geometric(1.25).startRate(10).maxRate(100_000)
+                    .stepS(3).settleS(1).warmupS(0.5).nextLevelStartFraction(0.25))
+            .confirm(true).refineSteps(3).laterRepetitionStartFraction(0.5)),
+    /**
+     * The runner's unrecorded pass before each measured run, for every server alike: PyPy's JIT
+     * (and the client's own) compile the broadcast path on the first few thousand messages, which
+     * would otherwise inflate the latency of the first points measured. One level, short points, a
+     * rate range every server under test reaches; its result is thrown away.
+     */
+    WARMUP(new Spec("The runner's unrecorded warm-up pass before each measured run: level 50, x2 steps from 200 to 3200 msgs/s, 1 s points + 0.2 s settle")
+            .plan(p -> p.levels(50).geometric(2.0).startRate(200).maxRate(3200)
+                    .stepS(1).settleS(0.2).warmupS(0.5).nextLevelStartFraction(0.25))
+            .confirm(true).refineSteps(4).laterRepetitionStartFraction(0.5));
 
-    private final String description;
-    private final List<Integer> levels;
-    private final Ramp ramp;
-    private final double rateFactor;
-    private final double startRate;
-    private final double stepS;
-    private final double settleS;
-    private final double warmupS;
-    private final double maxRate;
-    private final boolean confirm;
-    private final int refineSteps;
-    private final Double nextLevelStartFraction;
+    private final Spec spec;
 
-    Profile(String description, List<Integer> levels, Ramp ramp, double rateFactor, double startRate,
-            double stepS, double settleS, double warmupS, double maxRate,
-            boolean confirm, int refineSteps, Double nextLevelStartFraction) {
-        this.description = description;
-        this.levels = levels;
-        this.ramp = ramp;
-        this.rateFactor = rateFactor;
-        this.startRate = startRate;
-        this.stepS = stepS;
-        this.settleS = settleS;
-        this.warmupS = warmupS;
-        this.maxRate = maxRate;
-        this.confirm = confirm;
-        this.refineSteps = refineSteps;
-        this.nextLevelStartFraction = nextLevelStartFraction;
+    Profile(Spec spec) {
+        this.spec = spec;
     }
 
     /** The profile's name as used on the command line and in results. */
@@ -80,22 +82,66 @@ public enum Profile {
 
     /** One line saying what the profile is for (shown by {@code --list-profiles}). */
     public String description() {
-        return description;
+        return spec.description;
     }
 
     /** Re-run the first not-ok point on fresh connections before believing it. */
     public boolean confirm() {
-        return confirm;
+        return spec.confirm;
     }
 
     /** Geometric bisection steps between the last ok and the first bad rate of a level, 0..20. */
     public int refineSteps() {
-        return refineSteps;
+        return spec.refineSteps;
+    }
+
+    /**
+     * A later repetition starts each level at this fraction of the target rate where the first
+     * repetition saturated, 0 &lt; x ≤ 1 (read by the runner through {@code --list-profiles}).
+     */
+    public double laterRepetitionStartFraction() {
+        return spec.laterRepetitionStartFraction;
     }
 
     public SweepPlan plan() {
-        return new SweepPlan(jsonName(), levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
-                nextLevelStartFraction);
+        return spec.plan.apply(SweepPlan.builder(jsonName())).build();
+    }
+
+    /** One row of the table, every field named. */
+    private static final class Spec {
+        final String description;
+        UnaryOperator<SweepPlan.Builder> plan;
+        boolean confirm;
+        int refineSteps = -1;
+        double laterRepetitionStartFraction = Double.NaN;
+
+        Spec(String description) {
+            this.description = description;
+        }
+
+        /** Levels, ramp and timings: the profile's {@link SweepPlan}. */
+        Spec plan(UnaryOperator<SweepPlan.Builder> steps) {
+            this.plan = steps;
+            return this;
+        }
+
+        Spec confirm(boolean on) {
+            this.confirm = on;
+            return this;
+        }
+
+        Spec refineSteps(int steps) {
+            this.refineSteps = steps;
+            return this;
+        }
+
+        Spec laterRepetitionStartFraction(double fraction) {
+            if (!(fraction > 0 && fraction <= 1)) {
+                throw new IllegalArgumentException("later repetition start fraction must be in (0, 1], got " + fraction);
+            }
+            this.laterRepetitionStartFraction = fraction;
+            return this;
+        }
     }
 
     private static final class Levels {

@@ -86,12 +86,113 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
 
     /** Same plan with other levels (the profile name stays: levels are recorded separately). */
     public SweepPlan withLevels(List<Integer> newLevels) {
-        return new SweepPlan(profile, newLevels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
-                nextLevelStartFraction);
+        return toBuilder().levels(newLevels).build();
     }
 
     /** Same plan with every level starting at {@code startRate} ({@code --no-adaptive-start}). */
     public SweepPlan withoutAdaptiveStart() {
-        return new SweepPlan(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate, null);
+        return toBuilder().nextLevelStartFraction(null).build();
+    }
+
+    /** A plan named {@code profile}, every field set by name ({@link Builder#build} checks them). */
+    public static Builder builder(String profile) {
+        return new Builder().profile(profile);
+    }
+
+    /** This plan's fields in a builder, to change some by name. */
+    public Builder toBuilder() {
+        return new Builder().profile(profile).levels(levels).ramp(ramp).rateFactor(rateFactor).startRate(startRate)
+                .stepS(stepS).settleS(settleS).warmupS(warmupS).maxRate(maxRate)
+                .nextLevelStartFraction(nextLevelStartFraction);
+    }
+
+    /**
+     * Named steps instead of ten positional numbers; units and ranges as in the record. A field
+     * left unset is NaN (or null) and fails the record's checks, so none can be forgotten silently.
+     */
+    public static final class Builder {
+        private String profile;
+        private List<Integer> levels = List.of();
+        private Ramp ramp = Ramp.GEOMETRIC;
+        private double rateFactor = Double.NaN;
+        private double startRate = Double.NaN;
+        private double stepS = Double.NaN;
+        private double settleS = Double.NaN;
+        private double warmupS = Double.NaN;
+        private double maxRate = Double.NaN;
+        private Double nextLevelStartFraction;
+
+        private Builder() {
+        }
+
+        public Builder profile(String name) {
+            this.profile = name;
+            return this;
+        }
+
+        public Builder levels(List<Integer> n) {
+            this.levels = n;
+            return this;
+        }
+
+        public Builder levels(Integer... n) {
+            return levels(List.of(n));
+        }
+
+        public Builder ramp(Ramp r) {
+            this.ramp = r;
+            return this;
+        }
+
+        /** The geometric ramp with this multiplier. */
+        public Builder geometric(double factor) {
+            return ramp(Ramp.GEOMETRIC).rateFactor(factor);
+        }
+
+        /** The additive ramp, + max(1, 1000/N) per step (no multiplier). */
+        public Builder additive() {
+            return ramp(Ramp.ADDITIVE).rateFactor(0);
+        }
+
+        public Builder rateFactor(double x) {
+            this.rateFactor = x;
+            return this;
+        }
+
+        public Builder startRate(double msgPerS) {
+            this.startRate = msgPerS;
+            return this;
+        }
+
+        public Builder maxRate(double msgPerS) {
+            this.maxRate = msgPerS;
+            return this;
+        }
+
+        public Builder stepS(double seconds) {
+            this.stepS = seconds;
+            return this;
+        }
+
+        public Builder settleS(double seconds) {
+            this.settleS = seconds;
+            return this;
+        }
+
+        public Builder warmupS(double seconds) {
+            this.warmupS = seconds;
+            return this;
+        }
+
+        /** null = every level starts at the start rate. */
+        public Builder nextLevelStartFraction(Double fraction) {
+            this.nextLevelStartFraction = fraction;
+            return this;
+        }
+
+        public SweepPlan build() {
+            return new SweepPlan(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
+                    nextLevelStartFraction);
+        }
     }
 }

@@ -82,9 +82,10 @@ class MainTest {
         assertTrue(features.containsAll(List.of("level-start-rates", "adaptive-level-start")), features.toString());
         List<String> names = new ArrayList<>();
         doc.get("profiles").forEach(p -> names.add(p.get("name").asText()));
-        assertEquals(List.of("smoke", "quick", "standard", "legacy", "full"), names);
+        assertEquals(List.of("smoke", "quick", "standard", "legacy", "full", "warmup"), names);
         List<String> keys = List.of("name", "description", "levels", "ramp", "rate_factor", "rate_step", "start_rate",
-                "max_rate", "step_s", "settle_s", "warmup_s", "confirm", "refine_steps", "next_level_start_fraction");
+                "max_rate", "step_s", "settle_s", "warmup_s", "confirm", "refine_steps", "next_level_start_fraction",
+                "later_repetition_start_fraction");
         for (JsonNode p : doc.get("profiles")) {
             List<String> got = new ArrayList<>();
             p.fieldNames().forEachRemaining(got::add);
@@ -100,6 +101,8 @@ class MainTest {
         assertEquals(plan.stepS(), standard.get("step_s").asDouble());
         assertEquals(plan.nextLevelStartFraction(), standard.get("next_level_start_fraction").asDouble());
         assertEquals(Profile.STANDARD.refineSteps(), standard.get("refine_steps").asInt());
+        assertEquals(Profile.STANDARD.laterRepetitionStartFraction(),
+                standard.get("later_repetition_start_fraction").asDouble());
         JsonNode legacy = doc.get("profiles").get(3);
         assertEquals("additive", legacy.get("ramp").asText());
         assertTrue(legacy.get("rate_factor").isNull());

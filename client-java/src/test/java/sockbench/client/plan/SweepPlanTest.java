@@ -62,6 +62,39 @@ class SweepPlanTest {
     }
 
     @Test
+    void warmupIsOneShortLevelOfFiveRates() {
+        SweepPlan p = Profile.WARMUP.plan();
+        assertEquals("warmup", p.profile());
+        assertEquals(List.of(50), p.levels());
+        assertEquals(List.of(200.0, 400.0, 800.0, 1600.0, 3200.0), p.rates(50));
+        assertEquals(1, p.stepS());
+        assertEquals(0.2, p.settleS());
+        assertEquals(0.5, p.warmupS());
+    }
+
+    @Test
+    void everyProfileBuildsItsPlanUnderItsOwnName() {
+        for (Profile profile : Profile.values()) {
+            assertEquals(profile.jsonName(), profile.plan().profile());
+            double f = profile.laterRepetitionStartFraction();
+            assertTrue(f > 0 && f <= 1, profile + ": " + f);
+        }
+    }
+
+    @Test
+    void theBuilderChangesOnlyTheNamedField() {
+        SweepPlan p = Profile.STANDARD.plan();
+        assertEquals(p, p.toBuilder().build());
+        SweepPlan q = p.toBuilder().stepS(7).build();
+        assertEquals(7, q.stepS());
+        assertEquals(p.withLevels(List.of(1)).levels(), List.of(1));
+        assertEquals(p.settleS(), q.settleS());
+        assertEquals(p.levels(), q.levels());
+        assertThrows(IllegalArgumentException.class, () -> SweepPlan.builder("x").levels(1).geometric(2).build(),
+                "a field left unset fails the checks");
+    }
+
+    @Test
     void invalidPlansAreRejected() {
         assertThrows(IllegalArgumentException.class,
                 () -> new SweepPlan("x", List.of(), Ramp.GEOMETRIC, 2, 1, 1, 1, 1, 10));
