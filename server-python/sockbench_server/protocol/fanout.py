@@ -1,16 +1,29 @@
-"""The fast broadcast path: one encode per message, one ``a[...]`` frame per
-session per loop iteration, and one set of wire bytes shared by every
-session that got the same messages.
+"""The broadcast path: every message that reaches many sessions at once goes
+through here, whether an application broadcast it (:func:`broadcast`) or
+another process of the broadcast domain published it (:func:`deliver_relayed`).
+Each service's ``ServiceOptions.broadcast`` decides how its sessions get it:
 
-How it works. Every broadcast in an iteration appends its encoded message
-to the current *batch* (``Fanout.fragments``); a recipient session only
-records which slice of the batch is its own (``batch_from``/``batch_to``).
-In the common case every session receives every broadcast of the
-iteration, so they all end up with the same slice. At the end of the
-iteration (one ``timers.call_soon`` per batch) :meth:`Fanout.flush` builds
-the ``a[...]`` frame of each distinct slice once, and for each wire format
-(RFC 6455, hixie-76) its bytes once, and hands those same bytes to every
-session's stream.
+* ``naive``: every recipient gets its own ``send(message)``: encode, frame
+  and write per recipient and per message (what sockjs-node does);
+* ``fast``: the message is JSON-encoded once; framed sessions collect the
+  messages of one loop iteration and get one ``a[...]`` frame each at its
+  end, and sessions that got the same messages share the frame's bytes
+  (:class:`Fanout`); raw websockets share one frame per message.
+
+Both modes deliver the same messages in the same order. A service joined to
+a broadcast domain (``--broker``, ``scaleout/domain.py``) also hands what its
+own applications broadcast to the relay, never what was relayed to it:
+naive once per message, fast once per flush.
+
+How the fast batch works. Every broadcast in an iteration appends its
+encoded message to the current *batch* (``Fanout.fragments``); a recipient
+session only records which slice of the batch is its own
+(``batch_from``/``batch_to``). In the common case every session receives
+every broadcast of the iteration, so they all end up with the same slice.
+At the end of the iteration (one ``timers.call_soon`` per batch)
+:meth:`Fanout.flush` builds the ``a[...]`` frame of each distinct slice
+once, and for each wire format (RFC 6455, hixie-76) its bytes once, and
+hands those same bytes to every session's stream.
 
 A session falls out of the shared slice when its messages stop being one
 contiguous run of the batch (it missed a broadcast in between, or got a
@@ -21,18 +34,23 @@ older than its batch slice.
 Trap: the slice indices are only valid until the next flush, which resets
 every member. A session that closes meanwhile is skipped by its state.
 
-This module knows sessions only by the attributes it reads and writes
-(``service``, ``framed``, ``state``, ``batch_from``/``batch_to``, ``queue``,
-``receiver``, ``flush``, ``write_shared``, ``write_failed``, ``last_output``);
-``session.py`` imports it, never the reverse.
+This module knows services, sessions and application connections only
+through the protocols below (:class:`Broadcaster`, :class:`Recipient`,
+:class:`RawRecipient`, :class:`BatchMember`, :class:`Addressee`), which
+``service.py``, ``session.py``, ``raw_session.py`` and ``api.py`` meet;
+those modules import this one, never the reverse.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import logging
+from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 from . import frames
-from .receiver import Timers
+from .codecs import Codec
+from .receiver import Receiver, Timers
 from .states import OPEN
+
+log = logging.getLogger("sockbench_server.relay")
 
 #: ``batch_to`` of a session with no batch slice.
 NO_SLICE = -1
@@ -41,28 +59,207 @@ NO_SLICE = -1
 OWN_QUEUE = -2
 
 
+class Broadcaster(Protocol):
+    """What the broadcast needs of a mounted service (``service.Service``)."""
+
+    prefix: str
+    codec: Codec
+    fanout: "Fanout"
+
+    @property
+    def naive(self) -> bool:
+        """Whether the service writes per recipient (``--naive``)."""
+
+
+class Recipient(Protocol):
+    """What the broadcast needs of any session: its service, whether it
+    takes ``a[...]`` frames, its state (``states.py``), and a private send."""
+
+    service: Broadcaster
+    framed: bool
+    state: int
+
+    def send(self, message: str) -> bool:
+        """Send one message to this session alone; False if it did not take it."""
+
+
+class RawRecipient(Recipient, Protocol):
+    """A raw websocket (``raw_session.RawSession``, ``framed`` False): one
+    websocket message per application message."""
+
+    def send_shared(self, message: str, wire_cache: Dict[Any, bytes]) -> bool:
+        """Like ``send``, the wire bytes built once per format in ``wire_cache``."""
+
+
+class BatchMember(Recipient, Protocol):
+    """A framed session (``session.Session``, ``framed`` True): what the fast
+    batch reads and writes of it."""
+
+    #: Its slice of the current batch, or ``to`` NO_SLICE / OWN_QUEUE.
+    batch_from: int
+    batch_to: int
+    #: Encoded messages waiting for it, older than its batch slice.
+    queue: List[str]
+    #: What can carry frames to the client now (None: nothing attached).
+    receiver: Optional[Receiver]
+    last_output: float
+
+    def flush(self) -> None:
+        """Write ``queue`` as one frame (or hold it: no receiver)."""
+
+    def write_shared(self, frame: str, wire_cache: Dict[Any, bytes]) -> None:
+        """Write a frame other sessions get too, bytes built once per format."""
+
+    def write_failed(self, r: Receiver, e: Exception) -> None:
+        """A write to ``r`` raised ``e``: close or end the session as it calls for."""
+
+
+class Addressee(Protocol):
+    """An application connection (``api.SockJSConnection``): broadcast reaches
+    it through its session."""
+
+    session: Recipient
+
+
+def broadcast(connections: Iterable[Addressee], message: str) -> int:
+    """Send ``message`` to every connection; returns how many took it.
+
+    Iterates over a snapshot: a send may close a connection, whose
+    ``on_close`` then removes it from the caller's set. How each service's
+    sessions get it, and when it is handed to the relay: the module's doc."""
+    return _dispatch(connections, message, None)
+
+
+def deliver_relayed(connections: Iterable[Addressee], kind: str, body: str) -> int:
+    """Deliver what another process of the broadcast domain published
+    (docs/protocol.md section 6.1) to ``connections``, as :func:`broadcast`
+    would have, and never publish it again. ``kind`` ``"a"``: ``body`` is a
+    whole ``a[...]`` frame, whose inside fast mode adds to the iteration's
+    batch as is (no decode, no re-encode) and which is decoded only for the
+    sessions that take messages one by one (naive mode, raw websockets);
+    ``"m"``: ``body`` is one message. Returns how many connections took it.
+
+    The broker is part of the deployment and trusted like the process's own
+    code: a frame is passed on as the publishing process encoded it. One that
+    does not decode where it must is dropped with a warning."""
+    if kind == "a":
+        return _dispatch(connections, None, body)
+    return _dispatch(connections, body, None, relayed=True)
+
+
+def _dispatch(connections: Iterable[Addressee], message: Optional[str],
+              frame: Optional[str], relayed: bool = False) -> int:
+    """The one fan-out of :func:`broadcast` and :func:`deliver_relayed`:
+    ``message`` (one message), or ``frame`` (a relayed ``a[...]`` frame,
+    possibly several messages); ``relayed``: it came from the relay and
+    is not published again (a frame always did)."""
+    pending: List[Addressee] = list(connections)
+    relayed = relayed or frame is not None
+    sent = 0
+    # One service at a time (one in practice: each has its codec, mode and
+    # batch); the connections of other services are left for the next round.
+    while pending:
+        service = pending[0].session.service
+        messages: Sequence[str] = () if message is None else (message,)
+        if frame is not None and (service.naive or _has_raw(pending, service)):
+            try:
+                messages = frames.decode_messages(service.codec, frame[1:])
+            except frames.BadPayload:
+                log.warning("%s: dropped a relayed frame that is not a JSON array of strings: %.60r",
+                            service.prefix, frame)
+                return sent
+        fanout = service.fanout
+        if service.naive:
+            rest: Optional[List[Addressee]] = None
+            for each in messages:
+                taken, rest = _send_each(pending, service, each)
+                sent += taken
+                if not relayed and fanout.publish_message is not None:
+                    fanout.publish_message(each)
+            if rest is None:  # nothing to send (a relayed a[])
+                rest = [conn for conn in pending if conn.session.service is not service]
+            pending = rest
+            continue
+        fragment = service.codec.encode_str(message) if frame is None else frame[2:-1]
+        if not fragment:  # a[] carries nothing
+            return sent
+        taken, others = fanout.deliver(pending, fragment, relayed=relayed)
+        taken_raw, pending = _send_shared(others, service, messages)
+        sent += taken + taken_raw
+    return sent
+
+
+def _has_raw(connections: List[Addressee], service: Broadcaster) -> bool:
+    """Whether a raw websocket of ``service`` is among ``connections``."""
+    for conn in connections:
+        s = conn.session
+        if s.service is service and not s.framed:
+            return True
+    return False
+
+
+def _send_each(pending: List[Addressee], service: Broadcaster,
+               message: str) -> Tuple[int, List[Addressee]]:
+    """Naive: ``send`` per recipient of ``service``; -> (taken, the rest)."""
+    rest: List[Addressee] = []
+    sent = 0
+    for conn in pending:
+        s = conn.session
+        if s.service is not service:
+            rest.append(conn)
+        elif s.send(message):
+            sent += 1
+    return sent, rest
+
+
+def _send_shared(others: List[Addressee], service: Broadcaster,
+                 messages: Sequence[str]) -> Tuple[int, List[Addressee]]:
+    """Raw websockets of ``service`` in ``others`` take each message as one
+    frame, built once per wire format; -> (deliveries, connections of other
+    services). Callers pass ``messages`` only when such sessions exist."""
+    rest: List[Addressee] = []
+    sent = 0
+    mine: List[RawRecipient] = []
+    for conn in others:
+        s = conn.session
+        if s.service is not service:
+            rest.append(conn)
+        else:  # Fanout.deliver passed on only the raw websockets of its service
+            mine.append(s)  # type: ignore[arg-type]
+    for message in messages:
+        raw_cache: Dict[Any, bytes] = {}
+        for s in mine:
+            if s.send_shared(message, raw_cache):
+                sent += 1
+    return sent, rest
+
+
 class Fanout:
     """Coalesces the broadcasts of one loop iteration (one per Service)."""
 
-    __slots__ = ("service", "timers", "fragments", "members", "scheduled", "publish", "local")
+    __slots__ = ("service", "timers", "fragments", "members", "scheduled", "publish",
+                 "publish_message", "local")
 
-    def __init__(self, service: Any, timers: Timers):
+    def __init__(self, service: Broadcaster, timers: Timers):
         self.service = service
         self.timers = timers
         #: Encoded messages broadcast in this iteration, oldest first.
         self.fragments: List[str] = []
         #: Sessions with something pending in this iteration.
-        self.members: List[Any] = []
+        self.members: List[BatchMember] = []
         self.scheduled = False
         #: Scale-out (``--broker``): called once per flush with the ``a[...]``
         #: frame of this process's own messages of the iteration and their
         #: count, after the local sessions were written; None: one process.
         self.publish: Optional[Callable[[str, int], None]] = None
+        #: Scale-out, naive mode: called with each message an application
+        #: broadcast, after the local sessions took it; None: one process.
+        self.publish_message: Optional[Callable[[str], None]] = None
         #: This iteration's own (not relayed) fragments, kept only for ``publish``.
         self.local: List[str] = []
 
-    def deliver(self, connections: List[Any], fragment: str,
-                relayed: bool = False) -> Tuple[int, List[Any]]:
+    def deliver(self, connections: List[Addressee], fragment: str,
+                relayed: bool = False) -> Tuple[int, List[Addressee]]:
         """Queue one encoded message (a JSON string literal) on the open
         sessions of ``connections`` (application connections) that are framed
         sessions of this fan-out's service. Returns how many took it, and the
@@ -82,11 +279,11 @@ class Fanout:
         members = self.members
         service = self.service
         open_ = OPEN
-        others: List[Any] = []
+        others: List[Addressee] = []
         taken = 0
         # Hot loop: attribute tests only, no calls in the common case.
         for conn in connections:
-            s = conn.session
+            s = conn.session  # a BatchMember once the framed test passes
             if s.service is not service or not s.framed:
                 others.append(conn)
                 continue
@@ -107,7 +304,7 @@ class Fanout:
                 s.queue.append(fragment)
         return taken, others
 
-    def detach(self, s: Any) -> None:
+    def detach(self, s: BatchMember) -> None:
         """Move ``s``'s slice to its own queue (before a private send, a
         close or an attach), so the batch no longer holds anything of it."""
         to = s.batch_to

@@ -5,7 +5,7 @@ from typing import Dict, Optional
 
 from .transports import DEFAULT_SOCKJS_URL
 
-#: Broadcast modes (see ``api.broadcast``): ``fast`` encodes once and
+#: Broadcast modes (see ``fanout.broadcast``): ``fast`` encodes once and
 #: coalesces per loop iteration, ``naive`` encodes and writes per recipient.
 FAST = "fast"
 NAIVE = "naive"
@@ -31,7 +31,7 @@ class ServiceOptions:
         bytes of unsent output one session may hold - its own queue plus
         what its connection's stream has not written yet - before it is
         closed as a slow consumer (> 0); ``broadcast``: :data:`FAST` or
-        :data:`NAIVE`, how ``api.broadcast`` fans out to this service's
+        :data:`NAIVE`, how ``fanout.broadcast`` fans out to this service's
         sessions; ``websocket_only``: refuse the HTTP transports (several
         worker processes: the requests of one HTTP session would land on
         different workers, see ``errors.WEBSOCKET_ONLY_CLOSE``)."""

@@ -33,17 +33,14 @@ class Service:
         self.sessions: Dict[str, Session] = {}
         #: Every session that is not closed yet, websocket ones included.
         self.live: Set[Union[Session, RawSession]] = set()
-        #: Coalesces the broadcasts of one loop iteration (fast mode).
+        #: Coalesces the broadcasts of one loop iteration (fast mode) and
+        #: holds the relay hooks (``--broker``).
         self.fanout = Fanout(self, timers)
-        #: Scale-out (``--broker``), naive mode: called with each message
-        #: ``api.broadcast`` delivered, for the other processes (fast mode
-        #: publishes per flush instead: ``Fanout.publish``). None: one process.
-        self.publish_message: Optional[Callable[[str], None]] = None
         self.close_2010 = frames.close_frame(codec, 2010, "Another connection still open")
 
     @property
     def naive(self) -> bool:
-        """Whether ``api.broadcast`` writes per recipient (``--naive``)."""
+        """Whether ``fanout.broadcast`` writes per recipient (``--naive``)."""
         return self.options.broadcast == NAIVE
 
     def lookup(self, session_id: str) -> Optional[Session]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..api import deliver_relayed
+from ..protocol.fanout import deliver_relayed
 
 
 def join_domain(service: Any, relay: Any) -> None:
@@ -23,7 +23,7 @@ def join_domain(service: Any, relay: Any) -> None:
     flush, the frame as encoded for the local sessions; naive once per message."""
     members = service.connection_class.members
     if service.naive:
-        service.publish_message = relay.publish_message
+        service.fanout.publish_message = relay.publish_message
     else:
         service.fanout.publish = relay.publish_batch
     relay.set_receiver(lambda kind, body: deliver_relayed(members, kind, body))

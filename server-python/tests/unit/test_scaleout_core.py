@@ -1,7 +1,7 @@
 """Scale-out, the parts without Redis or processes: the --broker URL, the
 relay envelope (docs/protocol.md section 6.1), and how a broadcast service
 hands its messages to the relay and takes the relayed ones
-(scaleout/domain.py, api.deliver_relayed): one publish per flush carrying the
+(scaleout/domain.py, protocol/fanout.py deliver_relayed): one publish per flush carrying the
 frame as encoded for the local sessions (fast) or one per message (naive),
 relayed messages delivered once and never published again."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sockbench_server import broadcast
-from sockbench_server.api import deliver_relayed
+from sockbench_server.protocol.fanout import deliver_relayed
 from sockbench_server.apps.broadcast import make_broadcast
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.scaleout.broker_url import BrokerUrlError, parse_broker_url
@@ -153,3 +153,21 @@ def test_a_relayed_frame_that_is_not_json_is_dropped_for_sessions_that_must_deco
     assert deliver_relayed(app.members, "a", "a[broken]") == 0
     assert "dropped a relayed frame" in caplog.text
     assert raw.frames == [] and all(messages_of(r.frames) == [] for r in framed)
+
+
+def test_a_relayed_frame_reaches_each_service_in_its_own_mode_as_a_broadcast_does():
+    """Relayed and local messages take one dispatch: a relayed frame for
+    members of a naive and a fast service gives the naive one a frame per
+    message and the fast one the frame's inside in its iteration's batch."""
+    app = make_broadcast()
+    naive_svc, naive_timers = make_service(app, broadcast=NAIVE)
+    fast_svc, fast_timers = make_service(app, broadcast=FAST)
+    rn, rf = FakeReceiver(), FakeReceiver()
+    naive_svc.create("n", info()).attach(rn)
+    fast_svc.create("f", info()).attach(rf)
+    assert deliver_relayed(app.members, "a", 'a["r1","r2"]') == 3
+    broadcast(app.members, "own")
+    naive_timers.end_iteration()
+    fast_timers.end_iteration()
+    assert rn.frames == ["o", 'a["r1"]', 'a["r2"]', 'a["own"]']
+    assert rf.frames == ["o", 'a["r1","r2","own"]']
