@@ -2,6 +2,7 @@
 // Launches Debian's chromium through playwright-core (no browser downloads)
 // and records everything a page logs as an error, so tests can require none.
 
+const assert = require('node:assert/strict');
 // Launching lives in tools/chromium.js, shared with make charts.
 const { launchChromium } = require('../tools/chromium');
 
@@ -25,4 +26,17 @@ async function openPage(browser) {
   return page;
 }
 
-module.exports = { launchChromium, openPage };
+/**
+ * Runs `body(page)` on a page from openPage, then requires that the page
+ * logged no problem (every browser test does); closes the page either way.
+ */
+async function usePage(page, body) {
+  try {
+    await body(page);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await page.close();
+  }
+}
+
+module.exports = { launchChromium, openPage, usePage };

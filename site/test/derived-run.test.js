@@ -15,7 +15,7 @@ const path = require('node:path');
 const { SLOW, startSite, resultsDirWith, screenshotPath } = require('./harness');
 const { realRuns, repeatedRuns, derivedRun, SERVER_BUSY_PCT, saturationServerCpu, isRepetitionFloor, isFloor } = require('./fixtures');
 const format = require('../src/js/format');
-const { openPage } = require('./browser');
+const { openPage, usePage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
 const { assertDrawn } = require('./checks');
 
@@ -32,8 +32,7 @@ after(async () => { if (site) await site.close(); });
 
 describe('site built from a real run with memory removed, a level unconnected and a point flagged client-bound', () => {
   test('both pages render, say what is missing, and log no errors', SLOW, async () => {
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       const { derived } = derivedRun(realRuns[0].result);
       await page.goto(`${site.origin}/index.html#runs=${encodeURIComponent(derived.run_id)}`);
       await page.waitForSelector('#chart-rss canvas.flot-base');
@@ -50,10 +49,7 @@ describe('site built from a real run with memory removed, a level unconnected an
       assert.equal(await page.isDisabled(`#legend-sent input[data-key="${last}"]`), true);
       assert.match(await page.locator('#level-table tbody tr').last().innerText(), /connect_failed/);
       assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'chart-sent of the derived run');
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('a client-bound point is crossed out on the run charts and the summary, and explained', SLOW, async (t) => {
@@ -63,8 +59,7 @@ describe('site built from a real run with memory removed, a level unconnected an
       return;
     }
     const point = flagged.points.find((p) => p.client_bound);
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(derived.run_id)}`);
       await page.waitForSelector('#chart-received canvas.flot-base');
       for (const [id, field] of [['chart-sent', 'sent_per_s'], ['chart-received', 'received_per_s']]) {
@@ -138,10 +133,7 @@ describe('site built from a real run with memory removed, a level unconnected an
       const mark = await page.evaluate(pointOnPage, ['chart-saturation', flagged.concurrency, flagged.saturation.received_per_s]);
       await page.mouse.move(mark.clientX, mark.clientY);
       await page.waitForFunction((text) => document.getElementById('details-saturation').textContent.includes(text), `; a floor: ${why}`);
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
 
@@ -157,8 +149,7 @@ describe('a real run with repetitions (REPEAT=3, the sockbench.result/2 spread f
     // "median of N, range min–max", every number the file's own.
     const spreadText = (l) => `median of ${l.repetitions}, range ${format.rate(l.saturation.spread.min)}–${format.rate(l.saturation.spread.max)}`;
     const { derived } = derivedRun(realRuns[0].result);
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`${site.origin}/index.html#runs=${encodeURIComponent(repeated.run_id)},${encodeURIComponent(derived.run_id)}`);
       await page.waitForSelector('#chart-saturation canvas.flot-base');
       const chart = await page.evaluate(probeChart, 'chart-saturation');
@@ -204,10 +195,7 @@ describe('a real run with repetitions (REPEAT=3, the sockbench.result/2 spread f
         if (k > 0) assert.ok(text.includes(` in ${k} of ${l.runs.length}`), `N=${l.concurrency}: ${text}`);
         else assert.doesNotMatch(text, /a floor/, `N=${l.concurrency}: no repetition's figure is a floor`);
       }
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
 
@@ -218,9 +206,8 @@ describe('version 1 runs: floors judged by the server CPU of the point each figu
       t.skip('no version 1 fixture');
       return;
     }
-    const page = await openPage(site.browser);
     const checked = { busy: 0, limit: 0, other: 0 };
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       for (const { file, result } of v1Runs) {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(result.run_id)}`);
         await page.waitForSelector('#chart-sent canvas.flot-base');
@@ -271,9 +258,6 @@ describe('version 1 runs: floors judged by the server CPU of the point each figu
             `${file} N=${level.concurrency}: ${await cells.nth(i).innerText()}`);
         }
       }
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });

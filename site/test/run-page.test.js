@@ -8,7 +8,7 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
 const { FIXTURES_DIR, realRuns, hasTwoMeasuredPoints, expectedRttAt } = require('./fixtures');
-const { openPage } = require('./browser');
+const { openPage, usePage } = require('./browser');
 const { probeChart, probeThresholdLine, pointOnPage } = require('./page-probes');
 const { msFromText, assertDrawn } = require('./checks');
 const format = require('../src/js/format');
@@ -26,8 +26,7 @@ for (const run of realRuns) {
   const r = run.result;
   describe(`run page of ${run.file}`, () => {
     test('draws both RTT charts with axis labels, threshold and client-bound marks', SLOW, async () => {
-      const page = await openPage(site.browser);
-      try {
+      await usePage(await openPage(site.browser), async (page) => {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
         await page.waitForSelector('#chart-received canvas.flot-base');
         assert.equal(await page.textContent('#run-title'), r.server.peer ? `${r.label} (peer)` : r.label);
@@ -65,15 +64,11 @@ for (const run of realRuns) {
           assert.ok(stamp.includes(fact), `card stamp lacks "${fact}": ${stamp}`);
         }
         assert.match(stamp, r.server.mode === 'fast' ? /mode fast \(coalesced\)/ : /mode .*\(one frame per message\)/);
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.close();
-      }
+      });
     });
 
     test('legend checkbox hides its series in both charts; stat selector switches to p99', SLOW, async () => {
-      const page = await openPage(site.browser);
-      try {
+      await usePage(await openPage(site.browser), async (page) => {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
         await page.waitForSelector('#chart-received canvas.flot-base');
         const checkbox = page.locator('#legend-sent input[type=checkbox]:not([disabled])').first();
@@ -107,10 +102,7 @@ for (const run of realRuns) {
         const line = await page.evaluate(probeThresholdLine, ['chart-sent', r.parameters.ok_mean_ms]);
         assert.ok(line.redShare < 0.2, `p99 axis still draws the threshold (${Math.round(line.redShare * 100)}% of its row red)`);
         assert.match(await page.innerText('#legend-sent'), /no shading: the 200 ms threshold applies to mean RTT, not to p99/);
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.close();
-      }
+      });
     });
 
     test('crosshair legend shows the interpolated RTT under the cursor, on linear and log rate axes', SLOW, async (t) => {
@@ -119,8 +111,7 @@ for (const run of realRuns) {
         t.skip('no level of this run has two measured points to interpolate between');
         return;
       }
-      const page = await openPage(site.browser);
-      try {
+      await usePage(await openPage(site.browser), async (page) => {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(r.run_id)}`);
         await page.waitForSelector('#chart-sent canvas.flot-base');
         const points = level.points.filter((p) => p.rtt_ms.mean != null);
@@ -164,17 +155,13 @@ for (const run of realRuns) {
         await page.waitForFunction(() => /Hover/.test(document.querySelector('#legend-sent .legend-caption').textContent));
         assert.match(await page.textContent('#details-sent'), /none/);
         assert.equal(await valueCell.innerText(), '');
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.close();
-      }
+      });
     });
   });
 }
 
 test('"same y range for all runs" gives every run page one RTT axis', SLOW, async () => {
-  const page = await openPage(site.browser);
-  try {
+  await usePage(await openPage(site.browser), async (page) => {
     const axes = [];
     for (const run of realRuns) {
       await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(run.result.run_id)}&yrange=all`);
@@ -189,16 +176,12 @@ test('"same y range for all runs" gives every run page one RTT axis', SLOW, asyn
     assert.ok(axes[0].min <= Math.min(...all) && axes[0].max >= Math.max(...all));
     await page.uncheck('#same-y-range');
     assert.doesNotMatch(await page.evaluate(() => location.search), /yrange/);
-    assert.deepEqual(page.problems, []);
-  } finally {
-    await page.close();
-  }
+  });
 });
 
 for (const doc of historicDocs()) {
   test(`2011 run page of ${doc.run_id}: the original's sent and received charts, mean RTT only`, SLOW, async () => {
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(doc.run_id)}`);
       await page.waitForSelector('#chart-received canvas.flot-base');
       assert.equal(await page.textContent('#run-title'), doc.label);
@@ -220,9 +203,6 @@ for (const doc of historicDocs()) {
       // 2011 published no CPU: its saturation figures are shown as published, never marked as floors.
       assert.doesNotMatch(await page.innerText('#level-table tbody'), /≥|a floor/);
       if (doc.run_id === '2011-pypy') await page.screenshot({ path: screenshotPath('run-2011-pypy'), fullPage: true });
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 }

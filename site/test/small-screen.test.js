@@ -7,7 +7,7 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
 const { FIXTURES_DIR, realRuns } = require('./fixtures');
-const { openPage } = require('./browser');
+const { openPage, usePage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
 const { assertDrawn } = require('./checks');
 
@@ -43,8 +43,7 @@ async function assertFits(page, what) {
 
 describe(`at ${WIDTH} px`, () => {
   test('the summary fits the screen; its table scrolls in its own box; the controls wrap', SLOW, async () => {
-    const page = await openNarrow('index.html');
-    try {
+    await usePage(await openNarrow('index.html'), async (page) => {
       await assertFits(page, 'summary (like for like)');
       const buttons = await page.$$eval('#group-picks button, #quick-picks button, #y-scale-selector',
         (nodes) => nodes.map((n) => n.getBoundingClientRect().right));
@@ -72,36 +71,25 @@ describe(`at ${WIDTH} px`, () => {
 
       await page.getByRole('button', { name: 'All runs' }).click();
       await assertFits(page, 'summary (all runs)');
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   for (const run of realRuns) {
     test(`the run page of ${run.file} fits the screen, run selector included`, SLOW, async () => {
-      const page = await openNarrow(`run.html?run=${encodeURIComponent(run.result.run_id)}`);
-      try {
+      await usePage(await openNarrow(`run.html?run=${encodeURIComponent(run.result.run_id)}`), async (page) => {
         await assertFits(page, run.file);
         const select = await page.$eval('#run-switcher', (n) => n.getBoundingClientRect().right);
         assert.ok(select <= WIDTH, `run selector reaches ${select} px`);
         assertDrawn(await page.evaluate(probeChart, 'chart-sent'), 'sent chart at 420 px');
         if (run === realRuns[0]) await page.screenshot({ path: screenshotPath('run-420'), fullPage: true });
-        assert.deepEqual(page.problems, []);
-      } finally {
-        await page.close();
-      }
+      });
     });
   }
 
   test('a 2011 run page fits the screen', SLOW, async () => {
     const doc = historicDocs()[0];
-    const page = await openNarrow(`run.html?run=${encodeURIComponent(doc.run_id)}`);
-    try {
+    await usePage(await openNarrow(`run.html?run=${encodeURIComponent(doc.run_id)}`), async (page) => {
       await assertFits(page, doc.run_id);
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { SLOW, startSite, resultsDirWithHistoric, historicDocs, screenshotPath } = require('./harness');
 const { FIXTURES_DIR, brokenFiles, realRuns, isFloor } = require('./fixtures');
-const { openPage } = require('./browser');
+const { openPage, usePage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
 const { httpGet, assertDrawn } = require('./checks');
 const format = require('../src/js/format');
@@ -35,8 +35,7 @@ async function openSummary(hash = '') {
 
 describe('summary page built from the fixtures and the 2011 set', () => {
   test('draws both charts like for like by default, lists every run with its raw JSON, lists the broken files', SLOW, async () => {
-    const page = await openSummary();
-    try {
+    await usePage(await openSummary(), async (page) => {
       const saturation = await page.evaluate(probeChart, 'chart-saturation');
       const rss = await page.evaluate(probeChart, 'chart-rss');
       assertDrawn(saturation, 'saturation chart');
@@ -99,15 +98,11 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       assert.match(await page.innerText('#chart-rss + div, .chart-note'), /one server process that serves every level/);
 
       await page.screenshot({ path: screenshotPath('summary'), fullPage: true });
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('groups runs by algorithm, explains each on the page and links the methodology', SLOW, async () => {
-    const page = await openSummary();
-    try {
+    await usePage(await openSummary(), async (page) => {
       const groups = await page.$$eval('#algorithm-groups .algorithm-group', (cards) => cards.map((c) => c.dataset.group));
       assert.deepEqual(groups, ['per-message', ...(coalesced.length ? ['coalesced'] : []), 'historic-2011']);
       const perMessageText = await page.innerText('.algorithm-group[data-group="per-message"]');
@@ -134,15 +129,11 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       }
       await page.click('#group-picks button[data-group="per-message"]');
       assert.equal(await page.evaluate(() => location.hash), '');
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('y axis is logarithmic by default, a toggle makes it linear, and the axes follow the selected runs', SLOW, async () => {
-    const page = await openSummary();
-    try {
+    await usePage(await openSummary(), async (page) => {
       const logChart = await page.evaluate(probeChart, 'chart-saturation');
       assert.equal(logChart.yaxis.mode, 'log');
       const likeForLikeTop = Math.max(...perMessage.flatMap((r) => saturationData(r.result).map((p) => p[1])));
@@ -172,15 +163,11 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       await page.waitForSelector('#chart-saturation canvas.flot-base');
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).yaxis.mode, 'linear');
       assert.equal(await page.inputValue('#y-scale-selector'), 'linear');
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('2011 overlays today\'s like-for-like runs, hollow and labelled, with its own run page', SLOW, async () => {
-    const page = await openSummary();
-    try {
+    await usePage(await openSummary(), async (page) => {
       await page.getByRole('button', { name: 'One frame per message, today and 2011' }).click();
       const chart = await page.evaluate(probeChart, 'chart-saturation');
       for (const doc of historic) {
@@ -202,15 +189,11 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       assert.ok(!chart.series.some((s) => s.symbol === 'cross' && historic.some((h) => h.run_id === s.run)), '2011 figures crossed');
       const href = await row.locator('a.raw-link').getAttribute('href');
       assert.equal((await httpGet(new URL(href, `${site.origin}/index.html`).href)).status, 200);
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('unticking a run removes it from the overlay; "All runs" brings it back; hover reads values and CPU', SLOW, async () => {
-    const page = await openSummary();
-    try {
+    await usePage(await openSummary(), async (page) => {
       const run = perMessage.find((x) => x.result.levels.some((l) => l.saturation));
       const runId = run.result.run_id;
       const before = (await page.evaluate(probeChart, 'chart-saturation')).series.length;
@@ -250,21 +233,14 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       await page.getByRole('button', { name: 'All runs' }).click();
       assert.equal((await page.evaluate(probeChart, 'chart-saturation')).series.length, all);
       assert.equal(await page.isChecked(`#legend-saturation input[data-key="${runId}"]`), true);
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   test('works when opened straight from disk (file://)', SLOW, async () => {
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`file://${path.join(site.dist, 'index.html')}`);
       await page.waitForSelector('#chart-saturation canvas.flot-base');
       assertDrawn(await page.evaluate(probeChart, 'chart-saturation'), 'saturation chart from file://');
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });

@@ -8,7 +8,7 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { SLOW, startSite, resultsDirWithHistoric } = require('./harness');
 const { FIXTURES_DIR } = require('./fixtures');
-const { openPage } = require('./browser');
+const { openPage, usePage } = require('./browser');
 const { verdicts } = require('../src/js/verdict');
 const { readSiteData } = require('../tools/render-charts');
 
@@ -20,8 +20,7 @@ describe('verdict on the summary page', () => {
   test('one sentence per group at its default level, then at the level picked', SLOW, async () => {
     const data = readSiteData(site.dist);
     const runs = [...data.runs, ...data.historic];
-    const page = await openPage(site.browser);
-    try {
+    await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`${site.origin}/index.html`);
       await page.waitForSelector('#verdict-sentences li');
       const shown = await page.$$eval('#verdict-sentences li', (items) => items.map((li) => li.textContent));
@@ -36,9 +35,6 @@ describe('verdict on the summary page', () => {
       const picked = await page.$$eval('#verdict-sentences li', (items) => items.map((li) => li.textContent));
       assert.deepEqual(picked, verdicts(runs, { level }).map((v) => v.sentence));
       for (const sentence of picked) assert.match(sentence, new RegExp(`, ${level} clients: `));
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
