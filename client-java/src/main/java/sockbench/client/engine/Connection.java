@@ -1,6 +1,7 @@
 package sockbench.client.engine;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
@@ -9,21 +10,10 @@ import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import org.java_websocket.WebSocket;
-import org.java_websocket.WebSocketAdapter;
-import org.java_websocket.WebSocketImpl;
-import org.java_websocket.drafts.Draft_6455;
-import org.java_websocket.framing.CloseFrame;
-import org.java_websocket.framing.Framedata;
-import org.java_websocket.framing.PongFrame;
-import org.java_websocket.handshake.Handshakedata;
-import org.java_websocket.handshake.HandshakeImpl1Client;
-import sockbench.client.sockjs.FrameValidator;
-import sockbench.client.sockjs.SockJsByteHandler;
-import sockbench.client.sockjs.SockJsByteScanner;
 import sockbench.client.sockjs.SockJsProtocolException;
+import sockbench.client.websocket.JavaWebSocketFence;
+import sockbench.client.websocket.UpgradeResponseEnd;
 import sockbench.client.websocket.WsFrameDecoder;
-import sockbench.client.websocket.WsFrameSink;
 import sockbench.client.websocket.WsProtocolException;
 
 /**
@@ -31,22 +21,21 @@ import sockbench.client.websocket.WsProtocolException;
  * → [SockJS: UPGRADED until {@code o} arrives] → OPEN → CLOSED. Every state change happens
  * here; the owning {@link IoLoop} hears about it through {@link ConnectionEvents}.
  *
- * <p><b>Who does what on the wire.</b> Java-WebSocket ({@link WebSocketImpl}) writes the upgrade
- * request, checks the server's answer, and frames and masks everything the client sends. The
- * receive direction after the upgrade is ours: {@link WsFrameDecoder} decodes frames straight
- * from the read buffer and {@link SockJsByteScanner} finds the messages in them, so no frame
- * object, String or UTF-8 check is made per frame (client-java/README.md, "The receive path").
- * The read that carries the end of the upgrade response is split at the blank line: the
- * response goes to Java-WebSocket, whatever follows (often the {@code o} frame) to our decoder.
+ * <p><b>Who does what on the wire.</b> Java-WebSocket, behind {@link JavaWebSocketFence}, writes
+ * the upgrade request, checks the server's answer, and frames and masks everything the client
+ * sends. The receive direction after the upgrade is ours: {@link WsFrameDecoder} decodes frames
+ * straight from the read buffer into this connection's {@link ReceiveSink}, so no frame object,
+ * String or UTF-8 check is made per frame (client-java/README.md, "The receive path"). The read
+ * that carries the end of the upgrade response is split at the blank line
+ * ({@link UpgradeResponseEnd}): the response goes to Java-WebSocket, whatever follows (often the
+ * {@code o} frame) to our decoder. Queued frames go out through {@link GatheredWriter}.
  *
  * <p>Every method runs on the owning loop's thread.
  */
-final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsByteHandler {
+final class Connection implements JavaWebSocketFence.Events {
 
     /** UPGRADED: the HTTP upgrade is done but a SockJS session waits for its {@code o} frame. */
     enum State { CONNECTING, HANDSHAKING, UPGRADED, OPEN, CLOSED }
-
-    private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
 
     private final ConnectionEvents events;
     private final Transport transport;
@@ -61,12 +50,11 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     final int clientPrefixLength;
     /** Decimal digits of {@link #clientId}. */
     final int clientDigits;
-    /** Full UTF-8 and SockJS grammar check of every message ({@code --validate}); null normally. */
-    private final FrameValidator validator;
-    private final WsFrameDecoder decoder = new WsFrameDecoder(this);
+    private final WsFrameDecoder decoder;
+    private final UpgradeResponseEnd responseEnd = new UpgradeResponseEnd();
     private SocketChannel channel;
     private SelectionKey key;
-    private WebSocketImpl ws;
+    private JavaWebSocketFence ws;
     private State state = State.CONNECTING;
     /** Connect/handshake deadline, nanoTime. */
     long deadlineNs;
@@ -74,12 +62,11 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     boolean closingByUs;
     /** True while queued in the loop's flush list. */
     boolean flushQueued;
-    /** How many bytes of {@link #HEADER_END} the handshake response has matched so far. */
-    private int headerEndMatched;
     /** Highest (epoch, seq) of own copies seen, for the ordering check. */
     long lastOwnEpoch = -1;
     long lastOwnSeq = -1;
 
+    /** @param validate check every received message fully (UTF-8, SockJS grammar); a debug mode, slow */
     Connection(ConnectionEvents events, Transport transport, int clientId, boolean validate) {
         this.events = events;
         this.transport = transport;
@@ -88,7 +75,7 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
         this.clientPrefixLength = Payload.prefixLength(clientId);
         this.clientWord = clientPrefixLength == 0 ? 0 : Payload.prefixWord(clientId);
         this.clientMask = clientPrefixLength == 0 ? 0 : Payload.prefixMask(clientPrefixLength);
-        this.validator = validate ? new FrameValidator(transport == Transport.SOCKJS) : null;
+        this.decoder = new WsFrameDecoder(new ReceiveSink(this, events, transport, validate));
     }
 
     State state() {
@@ -106,7 +93,7 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     // --- opening ---------------------------------------------------------------------------
 
     /** Starts the non-blocking TCP connect; failures go to {@link ConnectionEvents#openFailed}. */
-    void connect(Selector selector, SocketAddress address, java.net.InetAddress source, long deadline, String path,
+    void connect(Selector selector, SocketAddress address, InetAddress source, long deadline, String path,
                  String host) {
         deadlineNs = deadline;
         try {
@@ -115,7 +102,7 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             if (source != null) {
                 // Port 0: the kernel picks a free ephemeral port on this address.
-                channel.bind(new java.net.InetSocketAddress(source, 0));
+                channel.bind(new InetSocketAddress(source, 0));
             }
             boolean connected = channel.connect(address);
             key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
@@ -141,17 +128,8 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
 
     private void startHandshake(String path, String host) throws IOException {
         state = State.HANDSHAKING;
-        ws = new WebSocketImpl(this, new Draft_6455());
-        ws.setChannel(channel);
-        ws.setSelectionKey(key);
-        HandshakeImpl1Client request = new HandshakeImpl1Client();
-        request.setResourceDescriptor(path);
-        request.put("Host", host);
-        try {
-            ws.startHandshake(request);
-        } catch (org.java_websocket.exceptions.InvalidHandshakeException e) {
-            throw new IOException("handshake: " + e.getMessage(), e);
-        }
+        ws = new JavaWebSocketFence(channel, key, this);
+        ws.startHandshake(path, host);
     }
 
     private void markOpen() {
@@ -204,10 +182,10 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     void receive(byte[] b, int start, int end) {
         int i = start;
         if (state == State.HANDSHAKING) {
-            int headerEnd = findHeaderEnd(b, start, end);
+            int headerEnd = responseEnd.find(b, start, end);
             int upTo = headerEnd < 0 ? end : headerEnd;
-            ws.decode(ByteBuffer.wrap(b, start, upTo - start)); // may call onWebsocketOpen or a close callback
-            if (headerEnd < 0 || state != State.HANDSHAKING || !ws.isOpen()) {
+            ws.decodeUpgradeResponse(b, start, upTo); // may report a refusal through closedByLibrary
+            if (headerEnd < 0 || state != State.HANDSHAKING || !ws.upgraded()) {
                 return;
             }
             if (transport == Transport.RAW) {
@@ -227,53 +205,25 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
         }
     }
 
-    /** Index just past the response's blank line in {@code b[start, end)}, or -1 (the match carries across reads). */
-    private int findHeaderEnd(byte[] b, int start, int end) {
-        for (int i = start; i < end; i++) {
-            if (b[i] == HEADER_END[headerEndMatched]) {
-                if (++headerEndMatched == HEADER_END.length) {
-                    return i + 1;
-                }
-            } else {
-                headerEndMatched = b[i] == '\r' ? 1 : 0;
-            }
-        }
-        return -1;
-    }
+    // --- what the ReceiveSink reports --------------------------------------------------------
 
-    // --- WsFrameSink: frames decoded by WsFrameDecoder --------------------------------------
-
-    @Override
-    public void onText(byte[] buf, int start, int end) {
-        if (state == State.CLOSED) {
-            return;
-        }
-        if (validator != null) {
-            validator.check(buf, start, end);
-        }
-        if (transport == Transport.RAW) {
-            events.message(this, buf, start, end);
-        } else {
-            SockJsByteScanner.scan(buf, start, end, this);
+    /** A websocket ping: answer with a pong carrying the same data. */
+    void answerPing(byte[] buf, int start, int end) {
+        try {
+            ws.sendPong(buf, start, end);
+        } catch (RuntimeException e) {
+            lost("send: " + e);
         }
     }
 
-    @Override
-    public void onPing(byte[] buf, int start, int end) {
-        PongFrame pong = new PongFrame();
-        byte[] data = java.util.Arrays.copyOfRange(buf, start, end);
-        pong.setPayload(ByteBuffer.wrap(data));
-        send(pong);
-    }
-
-    @Override
-    public void onCloseFrame(int code, String reason) {
+    /** The server's websocket close frame. */
+    void closeFrameReceived(int code, String reason) {
         if (state == State.CLOSED) {
             return;
         }
         // Answer the close (RFC 6455 §5.5.1) before dropping the socket; the server may be gone already.
         try {
-            ws.close(CloseFrame.NORMAL, "");
+            ws.closeNormally("");
             flush(new ByteBuffer[4]);
         } catch (RuntimeException ignored) {
             // the reply is a courtesy
@@ -281,25 +231,31 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
         lost("websocket closed: " + code + " " + reason);
     }
 
-    // --- SockJsByteHandler: SockJS frames ----------------------------------------------------
-
-    @Override
-    public void onOpen() {
+    /** The SockJS {@code o} frame: the session is open. */
+    void sessionOpened() {
         markOpen();
     }
 
-    @Override
-    public void onHeartbeat() {
-    }
-
-    @Override
-    public void onMessage(byte[] buf, int start, int end) {
-        events.message(this, buf, start, end);
-    }
-
-    @Override
-    public void onClose(int code, String reason) {
+    /** A SockJS {@code c[code,"reason"]} frame: the server ended the session. */
+    void sessionClosed(int code, String reason) {
         lost("SockJS close frame c[" + code + ",\"" + reason + "\"]");
+    }
+
+    // --- what Java-WebSocket reports (through the fence) -----------------------------------
+
+    @Override
+    public void wantsFlush() {
+        events.wantsFlush(this);
+    }
+
+    @Override
+    public void closedByLibrary(int code, String reason) {
+        lost("websocket closed: " + code + " " + reason);
+    }
+
+    @Override
+    public void unexpectedMessage(String what) {
+        protocolError(what);
     }
 
     // --- sending and writing ----------------------------------------------------------------
@@ -307,55 +263,28 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
     /** Queues one text message (Java-WebSocket frames and masks it); a failure closes the connection. */
     void send(String text) {
         try {
-            ws.send(text);
+            ws.sendText(text);
         } catch (RuntimeException e) {
             lost("send: " + e);
         }
     }
 
-    private void send(Framedata frame) {
-        try {
-            ws.sendFrame(frame);
-        } catch (RuntimeException e) {
-            lost("send: " + e);
-        }
-    }
-
-    /** Writes the queued frames with gathering writes; asks for OP_WRITE when the socket is full. */
+    /** Writes the queued frames ({@link GatheredWriter}); asks for OP_WRITE while the socket is full. */
     void flush(ByteBuffer[] gather) {
         if (ws == null || channel == null || !channel.isOpen()) {
             return;
         }
         try {
-            while (!ws.outQueue.isEmpty()) {
-                int k = 0;
-                for (ByteBuffer b : ws.outQueue) {
-                    gather[k++] = b;
-                    if (k == gather.length) {
-                        break;
-                    }
+            if (!GatheredWriter.drain(ws.outgoing(), channel, gather)) {
+                if (key.isValid()) {
+                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
                 }
-                channel.write(gather, 0, k);
-                boolean blocked = false;
-                for (int i = 0; i < k; i++) {
-                    if (gather[i].hasRemaining()) {
-                        blocked = true;
-                        break;
-                    }
-                    ws.outQueue.poll();
-                }
-                java.util.Arrays.fill(gather, 0, k, null);
-                if (blocked) {
-                    if (key.isValid()) {
-                        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-                    }
-                    return;
-                }
+                return;
             }
             if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
                 key.interestOps(SelectionKey.OP_READ);
             }
-            if (ws.isFlushAndClose()) {
+            if (ws.closeAfterFlush()) {
                 ws.closeConnection(); // our close frame is out: now close the socket
             }
         } catch (IOException e) {
@@ -374,7 +303,7 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
             return;
         }
         if (!force && state == State.OPEN && ws != null) {
-            ws.close(CloseFrame.NORMAL, "done");
+            ws.closeNormally("done");
         } else {
             hardClose();
         }
@@ -418,65 +347,6 @@ final class Connection extends WebSocketAdapter implements WsFrameSink, SockJsBy
             } catch (IOException ignored) {
                 // already broken
             }
-        }
-    }
-
-    // --- Java-WebSocket callbacks (handshake and the client-to-server side only) -------------
-
-    @Override
-    public void onWebsocketOpen(WebSocket conn, Handshakedata d) {
-        // The upgrade succeeded; receive() marks the connection open (raw) or waits for "o" (SockJS).
-    }
-
-    @Override
-    public void onWebsocketMessage(WebSocket conn, String message) {
-        // Not reached: frames after the upgrade never go through Java-WebSocket's decoder.
-        protocolError("unexpected message through Java-WebSocket's receive path");
-    }
-
-    @Override
-    public void onWebsocketMessage(WebSocket conn, ByteBuffer blob) {
-        protocolError("unexpected binary message");
-    }
-
-    @Override
-    public void onWebsocketClose(WebSocket conn, int code, String reason, boolean remote) {
-        lost("websocket closed: " + code + " " + reason);
-    }
-
-    @Override
-    public void onWebsocketClosing(WebSocket conn, int code, String reason, boolean remote) {
-    }
-
-    @Override
-    public void onWebsocketCloseInitiated(WebSocket conn, int code, String reason) {
-    }
-
-    @Override
-    public void onWebsocketError(WebSocket conn, Exception ex) {
-        // The close callback that follows carries the reason; nothing to add here.
-    }
-
-    @Override
-    public void onWriteDemand(WebSocket conn) {
-        events.wantsFlush(this);
-    }
-
-    @Override
-    public InetSocketAddress getLocalSocketAddress(WebSocket conn) {
-        try {
-            return channel == null ? null : (InetSocketAddress) channel.getLocalAddress();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    @Override
-    public InetSocketAddress getRemoteSocketAddress(WebSocket conn) {
-        try {
-            return channel == null ? null : (InetSocketAddress) channel.getRemoteAddress();
-        } catch (IOException e) {
-            return null;
         }
     }
 }
