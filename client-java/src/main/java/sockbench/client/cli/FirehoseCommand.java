@@ -18,6 +18,7 @@ import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
 import sockbench.client.firehose.FirehoseCount;
 import sockbench.client.sampling.ProcFiles;
+import sockbench.client.sweep.ReadyLine;
 
 /**
  * The client self-test: starts the firehose sender as a child process pinned with
@@ -137,9 +138,13 @@ public final class FirehoseCommand implements Callable<Integer> {
     private static String readReady(Process p) throws Exception {
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = r.readLine();
-        if (line == null || !line.startsWith("READY ")) {
-            throw new IllegalStateException("firehose sender did not start (got: " + line + ")");
+        if (line == null) {
+            throw new IllegalStateException("firehose sender did not start (no READY line)");
         }
-        return line.split(" ")[1];
+        try {
+            return ReadyLine.parse(line).baseUrl();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("firehose sender did not start (" + e.getMessage() + ")", e);
+        }
     }
 }

@@ -1,12 +1,22 @@
 package sockbench.client.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReadyLineTest {
+
+    /** The contract's cases, shared with the Python parser (relative to client-java/, where Maven runs tests). */
+    static final Path CASES = Path.of("../docs/contract/ready-line-cases.json");
 
     @Test
     void parsesUrlAndKeyValues() {
@@ -24,5 +34,30 @@ class ReadyLineTest {
     void rejectsOtherLines() {
         assertThrows(IllegalArgumentException.class, () -> ReadyLine.parse("listening on 8080"));
         assertThrows(IllegalArgumentException.class, () -> ReadyLine.parse("READY http://x:1 novalue"));
+    }
+
+    @Test
+    void everyValidContractCaseGivesItsUrlAndFields() throws IOException {
+        JsonNode valid = new ObjectMapper().readTree(CASES.toFile()).get("valid");
+        assertFalse(valid.isEmpty(), CASES + " lists valid lines");
+        for (JsonNode c : valid) {
+            String line = c.get("line").asText();
+            ReadyLine r = ReadyLine.parse(line);
+            assertEquals(c.get("url").asText(), r.baseUrl(), line);
+            Map<String, String> fields = new LinkedHashMap<>();
+            c.get("fields").fields().forEachRemaining(e -> fields.put(e.getKey(), e.getValue().asText()));
+            assertEquals(fields, r.values(), line);
+        }
+    }
+
+    @Test
+    void everyInvalidContractCaseIsRejected() throws IOException {
+        JsonNode invalid = new ObjectMapper().readTree(CASES.toFile()).get("invalid");
+        assertFalse(invalid.isEmpty(), CASES + " lists invalid lines");
+        for (JsonNode c : invalid) {
+            String line = c.get("line").asText();
+            assertThrows(IllegalArgumentException.class, () -> ReadyLine.parse(line),
+                    "accepted " + line + " (" + c.get("why").asText() + ")");
+        }
     }
 }
