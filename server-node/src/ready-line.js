@@ -76,7 +76,7 @@ const READY_PATTERN = /^READY (http:\/\/[^/\s]+:\d+)((?: [a-z0-9_.-]+=\S+)*)$/;
 /**
  * The one Node parser of a READY line (this package's tests and tools read
  * servers through it; the bench and the conformance suite use
- * bench/ready_line.py, the client ReadyLine.java).
+ * docs/contract/sockbench_contract/ready_line.py, the client ReadyLine.java).
  * @param {string} line one stdout line, without or with its newline
  * @returns {{url: string, fields: Object<string, string>} | null} null if the line breaks the contract's shape
  */

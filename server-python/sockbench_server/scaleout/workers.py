@@ -13,8 +13,9 @@ redis-py's connections is ever shared, on CPython and PyPy alike.
 
 The supervisor keeps the contract for the group (docs/protocol.md sections 2,
 3 and 6): it checks the broker once before starting anyone (unreachable:
-one line, exit 1); it prints one READY line once every worker has printed
-its own (to a pipe the supervisor reads), with ``worker_pids`` of all; on
+one line, exit 1); it prints one READY line once every worker has reported
+that it accepts connections (its url and READY fields as data, on a pipe
+only the supervisor reads: supervisor_link.py), with ``worker_pids`` of all; on
 SIGTERM/SIGINT it forwards SIGTERM to every worker and is gone within 2 s,
 killing what is left after ``KILL_DEADLINE_S``. A worker that fails before
 the group first accepts connections stops the group (exit 1): that is a
@@ -50,17 +51,18 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Sequence
 
+from ..ready import Field, format_ready_line
 from .crash_loop import CRASH_LOOP_WINDOW_S, DeathWindow
 from .relay import BrokerUnreachableError, RedisRelay
 from .settings import STANDBY, WORKER_ENV, ScaleOut
 from .status_file import remove_status, write_status
-from .supervisor_link import STANDBY_LINE
+from .supervisor_link import Listening, Standby, read_worker_line
 
 PROGRAM = "sockbench-tornado"
 #: After SIGTERM, workers still running this long are killed (s). The
 #: contract allows 2 s from signal to exit; the rest is margin.
 KILL_DEADLINE_S = 1.7
-#: How long the workers may take to print READY (s): PyPy's start-up on a
+#: How long the workers may take to report they listen (s): PyPy's start-up on a
 #: busy 2-core machine is the slow part.
 READY_TIMEOUT_S = 60.0
 #: Pause before starting a standby worker again after one died (s), doubled
@@ -94,11 +96,11 @@ def worker_argv(argv: Sequence[str], port: int) -> List[str]:
     return [sys.executable, "-m", "sockbench_server", *argv, "--port", str(port), "--workers", "1"]
 
 
-def group_ready_line(first: str, pids: Sequence[int]) -> str:
+def group_ready_line(first: Listening, pids: Sequence[int]) -> str:
     """The supervisor's READY line: worker 1's, with every worker's pid."""
-    tokens = first.rstrip("\n").split(" ")
     joined = ",".join(str(pid) for pid in pids)
-    return " ".join("worker_pids=" + joined if t.startswith("worker_pids=") else t for t in tokens)
+    fields: List[Field] = [(k, joined if k == "worker_pids" else v) for k, v in first.fields]
+    return format_ready_line(first.url, fields)
 
 
 def _say(text: str) -> None:
@@ -167,7 +169,8 @@ class Group:
         self.waiting: List[int] = []
         self.deaths = DeathWindow()
         self.restarts = 0
-        self.first_ready_line = ""
+        #: What worker 1 reported when it first accepted connections.
+        self.first_listening: Optional[Listening] = None
         self._tasks: List["asyncio.Future[None]"] = []
 
     # -- the life of the group --------------------------------------------
@@ -218,11 +221,11 @@ class Group:
             line = await proc.stdout.readline()
             if not line:
                 break
-            text = line.decode("utf-8", "replace").rstrip("\n")
-            if text == STANDBY_LINE and proc is self.standby:
+            report = read_worker_line(line.decode("utf-8", "replace").rstrip("\n"))
+            if isinstance(report, Standby) and proc is self.standby:
                 self._standby_is_ready(proc)
-            elif text.startswith("READY "):
-                self._accepts(proc, text)
+            elif isinstance(report, Listening):
+                self._accepts(proc, report)
         await proc.wait()
         self._ended(proc)
 
@@ -234,19 +237,20 @@ class Group:
         if self.waiting:
             self._promote(self.waiting.pop(0))
 
-    def _accepts(self, proc: Process, line: str) -> None:
+    def _accepts(self, proc: Process, report: Listening) -> None:
         index = self.slot_of.get(proc)
         if not index or self.done.done():
             return
         self.accepting[index] = proc
         if not self.serving.is_set():
             if index == 1:
-                self.first_ready_line = line
+                self.first_listening = report
             if len(self.accepting) < self.workers:
                 return
+            assert self.first_listening is not None  # slot 1 is among the accepting
             self._write_status()
             pids = [self.accepting[i].pid for i in range(1, self.workers + 1)]
-            sys.stdout.write(group_ready_line(self.first_ready_line, pids) + "\n")
+            sys.stdout.write(group_ready_line(self.first_listening, pids) + "\n")
             sys.stdout.flush()
             self.serving.set()
             self._spawn(0)  # the standby only now: it would slow the others' start

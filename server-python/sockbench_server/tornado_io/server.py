@@ -8,7 +8,7 @@ import os
 import platform
 import signal
 import sys
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence
 
 import tornado
 from tornado.netutil import bind_sockets
@@ -17,6 +17,7 @@ from ..apps import Mount
 from ..protocol.codecs import Codec, runtime_name
 from ..protocol.service import Service
 from ..protocol.session_budget import SessionBudget, default_max_sessions
+from ..ready import Field, format_ready_line
 from ..scaleout.settings import ScaleOut
 from ..scaleout.status_file import remove_status, write_status
 from ..scaleout.supervisor_link import SupervisorLink
@@ -87,10 +88,11 @@ def base_url(host: str, port: int) -> str:
     return "http://%s:%d" % (host, port)
 
 
-def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Service],
-               scale: ScaleOut = ScaleOut()) -> str:
+def ready_fields(codec: Codec, heartbeat: float, services: Sequence[Service],
+                 scale: ScaleOut = ScaleOut()) -> List[Field]:
+    """What the READY line says after the url (``ready.format_ready_line``)."""
     default = next((s for s in services if s.prefix == "/broadcast"), services[0])
-    fields: List[Tuple[str, str]] = [
+    fields: List[Field] = [
         ("server", SERVER_NAME),
         ("runtime", runtime_name()),
         ("runtime_version", runtime_version()),
@@ -111,7 +113,7 @@ def ready_line(url: str, codec: Codec, heartbeat: float, services: Sequence[Serv
         ("broker", scale.broker.url if scale.broker is not None else "none"),
         ("worker_pids", str(os.getpid())),
     ]
-    return "READY " + url + "".join(" %s=%s" % (k, v.replace(" ", "%20")) for k, v in fields)
+    return fields
 
 
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
@@ -183,7 +185,13 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
 
     if status_file is not None:
         write_status(status_file, os.getpid(), [os.getpid()], 0)
-    ready(ready_line(base_url(host, bound_port), codec, heartbeat, services, scale))
+    url = base_url(host, bound_port)
+    fields = ready_fields(codec, heartbeat, services, scale)
+    if link is not None:
+        # A worker: the supervisor prints one READY line for the group.
+        link.report_listening(url, fields)
+    else:
+        ready(format_ready_line(url, fields))
     try:
         await stop.wait()
     finally:

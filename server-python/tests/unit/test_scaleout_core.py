@@ -15,6 +15,9 @@ from sockbench_server.apps.broadcast import make_broadcast
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.scaleout.broker_url import BrokerUrlError, parse_broker_url
 from sockbench_server.scaleout.domain import join_domain
+from sockbench_server.scaleout.supervisor_link import (
+    Listening, Standby, listening_line, read_worker_line)
+from sockbench_server.scaleout.workers import group_ready_line
 from sockbench_server.scaleout.envelope import (
     EnvelopeError, batch_envelope, frame_messages, message_envelope, new_origin, open_envelope)
 from fakes import FakeReceiver, info, make_service, messages_of
@@ -171,3 +174,24 @@ def test_a_relayed_frame_reaches_each_service_in_its_own_mode_as_a_broadcast_doe
     fast_timers.end_iteration()
     assert rn.frames == ["o", 'a["r1"]', 'a["r2"]', 'a["own"]']
     assert rf.frames == ["o", 'a["r1","r2","own"]']
+
+
+# -- what a worker tells its supervisor --------------------------------------
+
+def test_a_worker_reports_its_url_and_fields_as_data_and_the_group_line_names_every_pid():
+    fields = [("server", "sockbench-tornado"), ("codec", "a b"), ("worker_pids", "11")]
+    report = read_worker_line(listening_line("http://[::1]:8080", fields))
+    assert report == Listening("http://[::1]:8080", fields)
+    assert group_ready_line(report, [11, 12]) == (
+        "READY http://[::1]:8080 server=sockbench-tornado codec=a%20b worker_pids=11,12")
+
+
+@pytest.mark.parametrize("line, report", [
+    ("STANDBY", Standby()),
+    ("READY http://127.0.0.1:1 worker_pids=1", None),  # never read as text
+    ("LISTENING {not json", None),
+    ('LISTENING {"url": "http://127.0.0.1:1"}', None),
+    ("", None),
+])
+def test_anything_but_a_worker_report_is_ignored(line, report):
+    assert read_worker_line(line) == report
