@@ -87,5 +87,15 @@
     return ids;
   }
 
-  return { GROUPS, OTHER_GROUP, METHODOLOGY_HREF, groupByKey, algorithmOf, modeText, idsByGroup };
+  /**
+   * The groups that have runs, in the order the pages tell them (GROUPS, then
+   * OTHER_GROUP), each with its runs in the runs' order: [{group, runs}].
+   */
+  function runsByGroup(runs) {
+    const present = idsByGroup(runs);
+    return [...GROUPS, OTHER_GROUP].filter((group) => present.has(group.key))
+      .map((group) => ({ group, runs: runs.filter((run) => algorithmOf(run) === group.key) }));
+  }
+
+  return { GROUPS, OTHER_GROUP, METHODOLOGY_HREF, groupByKey, algorithmOf, modeText, idsByGroup, runsByGroup };
 });

@@ -1,7 +1,7 @@
 'use strict';
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { algorithmOf, modeText, idsByGroup, groupByKey, GROUPS } = require('./algorithm');
+const { algorithmOf, modeText, idsByGroup, runsByGroup, groupByKey, GROUPS } = require('./algorithm');
 
 const run = (id, mode, extra) => ({ run_id: id, result: { server: { mode } }, ...extra });
 
@@ -17,6 +17,9 @@ test('fast is coalesced; naive, no mode and "na" are one frame per message; 2011
 test('groups keep the runs\' order; every group explains itself', () => {
   const runs = [run('a', 'fast'), run('b', 'naive'), run('c', null), run('d', 'fast')];
   assert.deepEqual([...idsByGroup(runs)], [['coalesced', ['a', 'd']], ['per-message', ['b', 'c']]]);
+  // runsByGroup: the groups present in the pages' order (per-message first), each with its runs.
+  assert.deepEqual(runsByGroup([...runs, run('e', 'turbo')]).map(({ group, runs: rs }) => [group.key, rs.map((r) => r.run_id)]),
+    [['per-message', ['b', 'c']], ['coalesced', ['a', 'd']], ['other', ['e']]]);
   for (const group of GROUPS) assert.ok(group.explanation.length > 100, group.key);
   assert.match(groupByKey('coalesced').explanation, /coalesce/);
   assert.match(groupByKey('per-message').explanation, /sockjs-node/);

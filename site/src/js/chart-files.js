@@ -28,12 +28,8 @@
    */
   function chartList(data) {
     const allRuns = [...data.runs, ...(data.historic || [])];
-    const byGroup = algorithm.idsByGroup(allRuns);
     const out = [];
-    for (const group of [...algorithm.GROUPS, algorithm.OTHER_GROUP]) {
-      const ids = byGroup.get(group.key);
-      if (!ids) continue;
-      const runs = ids.map((id) => allRuns.find((run) => run.run_id === id));
+    for (const { group, runs } of algorithm.runsByGroup(allRuns)) {
       for (const chart of ['saturation', 'rss']) {
         if (chart === 'rss' && !runs.some(hasRss)) continue;
         const id = `summary-${chart}-${group.key}`;

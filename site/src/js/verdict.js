@@ -196,15 +196,7 @@
    */
   function verdicts(runs, options) {
     const level = options && options.level != null ? options.level : null;
-    const byGroup = algorithm.idsByGroup(runs);
-    const out = [];
-    for (const group of [...algorithm.GROUPS, algorithm.OTHER_GROUP]) {
-      const ids = byGroup.get(group.key);
-      if (!ids) continue;
-      const groupRuns = ids.map((id) => runs.find((run) => run.run_id === id));
-      out.push(groupVerdict(group, groupRuns, level));
-    }
-    return out;
+    return algorithm.runsByGroup(runs).map(({ group, runs: groupRuns }) => groupVerdict(group, groupRuns, level));
   }
 
   return { verdicts, groupVerdict, figureAt, relation, shortName, figureText };
