@@ -58,6 +58,15 @@
     });
   }
 
+  // The client closes the session; it passes when the close is clean (1000, wasClean).
+  function closeCleanly(sock, on, fail, pass) {
+    on.close = function (e) {
+      if (e.code === 1000 && e.wasClean) pass();
+      else fail('client close ended as ' + closeText(e));
+    };
+    sock.close();
+  }
+
   // /echo: a message comes back unchanged, then a client close is clean.
   function echo(base, transport, timeoutMs) {
     return session(base + '/echo', transport, timeoutMs, function (sock, on, fail, pass, setState) {
@@ -65,11 +74,7 @@
       on.message = function (data) {
         if (data !== sent) { fail('echo returned ' + JSON.stringify(data) + ' for ' + JSON.stringify(sent)); return; }
         setState('echoed, closing');
-        on.close = function (e) {
-          if (e.code === 1000 && e.wasClean) pass();
-          else fail('client close ended as ' + closeText(e));
-        };
-        sock.close();
+        closeCleanly(sock, on, fail, pass);
       };
       setState('sent, waiting for the echo');
       sock.send(sent);
@@ -84,11 +89,7 @@
       on.message = function (data) {
         if (data !== sent) return;
         setState('received, closing');
-        on.close = function (e) {
-          if (e.code === 1000 && e.wasClean) pass();
-          else fail('client close ended as ' + closeText(e));
-        };
-        sock.close();
+        closeCleanly(sock, on, fail, pass);
       };
       setState('sent, waiting for the broadcast');
       sock.send(sent);
