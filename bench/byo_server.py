@@ -19,12 +19,12 @@ import os
 import re
 import shlex
 import subprocess
-import tempfile
 import time
+from typing import Optional
 
 from cpus import format_cpu_list
 from floors import NOT_SAMPLED_NOTE
-from measure import WARMUP_ARGS, children_cpu_s, java_command
+from measure import children_cpu_s, java_command, warm_up, warm_up_note
 from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
 from sockbench_contract.server_launch import StepError
 
@@ -33,15 +33,14 @@ SERVICE_URL_RE = re.compile(r"^https?://[^/\s?#]+:\d+(/[^\s?#]*)?$")
 MODES = ("fast", "naive")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class UrlTarget:
     """A server benchmarked by URL: what the runner knows of it."""
 
-    name: str          # NAME=, the result's server.name (default "byo")
-    url: str           # the SockJS service URL (its prefix), no trailing slash
-    pid: int = None    # SERVER_PID=, a process on this machine; None = not sampled
-    mode: str = None   # MODE=: "fast" or "naive", the algorithm group; None = not said
-    peer: bool = False
+    name: str                  # NAME=, the result's server.name (default "byo")
+    url: str                   # the SockJS service URL (its prefix), no trailing slash
+    pid: Optional[int] = None  # SERVER_PID=, a process on this machine; None = not sampled
+    mode: Optional[str] = None  # MODE=: "fast" or "naive", the algorithm group; None = not said
 
 
 def check_service_url(url):
@@ -83,21 +82,21 @@ def _utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def client_command(opts, target, out_path, client_cpus, extra=()):
+def client_command(config, target, out_path, extra=()):
     """The measured client run against the target: the bench's sweep and rules, the target's name."""
-    cmd = java_command(opts, client_cpus) + [
+    cmd = java_command(config) + [
         "--url", target.url,
-        "--transport", opts.transport,
-        "--profile", opts.profile,
+        "--transport", config.transport,
+        "--profile", config.profile,
         "--out", out_path,
         "--server-name", target.name,
         "--label", label(target)]
     if target.pid is not None:
         cmd += ["--server-pid", str(target.pid)]
-    if opts.levels:
-        cmd += ["--levels", opts.levels]
+    if config.levels:
+        cmd += ["--levels", config.levels_arg]
     cmd += list(extra)
-    cmd += shlex.split(opts.client_args)
+    cmd += config.client_args
     return cmd
 
 
@@ -106,36 +105,26 @@ def label(target):
     return f"{target.name} · {target.url}" + (f" · {target.mode}" if target.mode else "")
 
 
-def _warm_up(opts, target, client_cpus):
-    with tempfile.TemporaryDirectory() as scratch:
-        cmd = java_command(opts, client_cpus) + ["--url", target.url, "--transport", opts.transport,
-                                          "--out", os.path.join(scratch, "warmup.json"), *WARMUP_ARGS]
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True, timeout=120)
-    if proc.returncode != 0:
-        raise StepError("warm up", f"warm-up pass against {target.url} failed (status {proc.returncode}): "
-                        f"{proc.stderr[-2000:]}")
-
-
-def measure_url_once(opts, target, out_path, _log_path, client_cpus, extra_client_args=(), log=print):
-    """One repetition against the target; returns (host record for `runs[]`, host warnings), as
-    measure.measure_once does for a server the runner starts."""
+def measure_url_once(config, target, out_path, _log_path, extra_client_args=(), warmup=None, log=print):
+    """One repetition against the target with the settings of `config` (run_config.RunConfig);
+    returns (host record for `runs[]`, host warnings), as measure.measure_once does for a server
+    the runner starts (warmup: the same)."""
     load_before = read_loadavg()
     started_at, started = _utc_now(), time.monotonic()
     if target.pid is not None and not os.path.exists(f"/proc/{target.pid}/stat"):
         raise StepError("check server", f"SERVER_PID={target.pid} is gone: the server exited")
-    if opts.server_warmup:
-        log(f"[warm up] unrecorded warm-up pass against {target.url} (50 clients, 200-3200 msgs/s, ~6 s)")
-        _warm_up(opts, target, client_cpus)
-    cmd = client_command(opts, target, out_path, client_cpus, extra_client_args)
-    log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
+    if warmup:
+        log(f"[warm up] unrecorded warm-up pass against {target.url} ({warm_up_note(warmup)})")
+        warm_up(config, target.url, warmup, failed=f"warm-up pass against {target.url}")
+    cmd = client_command(config, target, out_path, extra_client_args)
+    log(f"[run client] CPU {format_cpu_list(config.client_cpus)}: {shlex.join(cmd[3:])}")
     stat_before, children_before = read_proc_stat(), children_cpu_s()
     server_before = read_pid_ticks(target.pid) if target.pid is not None else None
     client_started = time.monotonic()
     try:
-        code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=opts.client_timeout).returncode
+        code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=config.client_timeout_s).returncode
     except subprocess.TimeoutExpired as exc:
-        raise StepError("run client", f"client still running after {opts.client_timeout:g} s; stopped") from exc
+        raise StepError("run client", f"client still running after {config.client_timeout_s:g} s; stopped") from exc
     stat_after, children_after = read_proc_stat(), children_cpu_s()
     server_after = read_pid_ticks(target.pid) if target.pid is not None else None
     if target.pid is not None and server_after is None:
@@ -149,7 +138,8 @@ def measure_url_once(opts, target, out_path, _log_path, client_cpus, extra_clien
     server_ticks = None if None in (server_before, server_after) else server_after - server_before
     client_ticks = round((children_after - children_before) * hz)
     server_cpus = pid_cpus(target.pid) if target.pid is not None else []
-    host, warnings = host_report(stat_before, stat_after, server_cpus, client_cpus, server_ticks, client_ticks)
+    host, warnings = host_report(stat_before, stat_after, server_cpus, config.client_cpus, server_ticks,
+                                   client_ticks)
     record = {
         "server_pid": target.pid,
         "started_at": started_at,

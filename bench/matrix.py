@@ -50,26 +50,22 @@ def interleave(variants, repeat):
     return [(r, v) for r in range(1, repeat + 1) for v in variants]
 
 
-# A repetition after the first starts each level at this fraction of the
-# target rate where the first repetition saturated: low enough that its first
-# point is ok even on a slower pass of a drifting VM (the spread seen here is
-# up to 2x), high enough to skip the climb from the profile's start rate.
-REPEAT_START_FRACTION = 0.5
-
-
 def level_start_rates(first_doc, profile):
     """{concurrency: start rate} for later repetitions, from the first repetition's result.
 
-    Levels without a saturation figure are left out (they start at the
-    profile's start rate); no rate goes below the profile's start_rate or
-    above its max_rate.
+    A level starts at the profile's `later_repetition_start_fraction` (the
+    client's profile table says why its value) of the target rate where the
+    first repetition saturated. Levels without a saturation figure are left out
+    (they start at the profile's start rate); no rate goes below the profile's
+    start_rate or above its max_rate.
     """
+    fraction = float(profile["later_repetition_start_fraction"])
     lo, hi = float(profile["start_rate"]), float(profile["max_rate"])
     rates = {}
     for level in first_doc["levels"]:
         sat = level.get("saturation")
         if sat:
-            rates[level["concurrency"]] = min(hi, max(lo, REPEAT_START_FRACTION * sat["target_rate"]))
+            rates[level["concurrency"]] = min(hi, max(lo, fraction * sat["target_rate"]))
     return rates
 
 

@@ -39,36 +39,37 @@ PRIVATE_BROKER_PLACEHOLDER = "redis://127.0.0.1:6379/0"
 # A short unrecorded sweep before the measured one, for every server alike:
 # PyPy's JIT (and the client's own JVM JIT) compile the broadcast path on the
 # first few thousand messages, which otherwise shows up as inflated latency in
-# the first points of the first level. Its output is thrown away.
-WARMUP_ARGS = ["--levels", "50", "--start-rate", "200", "--rate-factor", "2", "--max-rate", "3200",
-               "--step", "1", "--settle", "0.2", "--warmup", "0.5"]
+# the first points of the first level. Its output is thrown away. Its sweep is
+# the client's `warmup` profile (client-java Profile.java, `--list-profiles`),
+# beside the measured ones in the one profile table.
+WARMUP_PROFILE = "warmup"
 
 
 def _utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def variant_argv(opts, variant, broker_url=None):
-    """The server's argv for one variant; StepError when the server lacks a knob.
+def variant_argv(config, variant, broker_url=None):
+    """The server's argv for one variant of the run `config` (run_config.RunConfig); StepError when
+    the server lacks a knob.
 
-    broker_url: the private broker's URL once it runs; None = opts.broker as
+    broker_url: the private broker's URL once it runs; None = config.broker as
     given (or a placeholder for a private one, for checking the knobs).
     """
-    workers = getattr(opts, "workers", 1)
-    broker = getattr(opts, "broker", None)
-    if broker_url is None and wants_private_broker(workers, broker):
+    if broker_url is None and wants_private_broker(config.workers, config.broker):
         broker_url = PRIVATE_BROKER_PLACEHOLDER
     try:
-        return server_command(variant, opts.host, opts.port, opts.heartbeat,
-                              codec=opts.json if variant.has_codec else None, naive=variant.naive,
-                              workers=workers, broker=broker_url or broker)
+        return server_command(variant, config.host, config.port, config.heartbeat_s,
+                              codec=config.codec if variant.has_codec else None, naive=variant.naive,
+                              workers=config.workers, broker=broker_url or config.broker)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
 
 
-def java_command(opts, client_cpus):
-    return ["taskset", "-c", format_cpu_list(client_cpus), opts.java, *shlex.split(opts.java_opts),
-            "-jar", opts.client_jar]
+def java_command(config):
+    """The argv prefix that runs the client jar pinned to the client's CPUs."""
+    return ["taskset", "-c", format_cpu_list(config.client_cpus), config.java, *config.java_opts,
+            "-jar", config.client_jar]
 
 
 def serving_processes(server):
@@ -95,31 +96,39 @@ def client_sampled_pid(processes):
     return workers[0] if workers else processes[0][0]
 
 
-def client_command(opts, server, spec, out_path, client_cpus, extra=(), server_pid=None):
-    cmd = java_command(opts, client_cpus) + [
+def client_command(config, server, spec, out_path, extra=(), server_pid=None):
+    cmd = java_command(config) + [
         "--url", f"{server.url}/broadcast",
-        "--transport", opts.transport,
-        "--profile", opts.profile,
+        "--transport", config.transport,
+        "--profile", config.profile,
         "--out", out_path,
         "--server-pid", str(server_pid or server.pid),
         "--server-ready", server.ready_line]
-    if opts.levels:
-        cmd += ["--levels", opts.levels]
+    if config.levels:
+        cmd += ["--levels", config.levels_arg]
     if spec.peer:
         cmd.append("--peer")
     cmd += list(extra)
-    cmd += shlex.split(opts.client_args)
+    cmd += config.client_args
     return cmd
 
 
-def warm_up(opts, server, client_cpus):
+def warm_up_note(profile):
+    """What the log says of the warm-up pass of `profile` (the client's `warmup`)."""
+    return (f"client profile {profile['name']}: {','.join(map(str, profile['levels']))} clients, "
+            f"{profile['start_rate']:g}-{profile['max_rate']:g} msgs/s")
+
+
+def warm_up(config, url, profile, failed="warm-up pass"):
+    """The unrecorded warm-up sweep (`profile`, the client's `warmup`) against the SockJS app at
+    `url`; StepError("warm up") naming `failed` when the client exits non-zero."""
     with tempfile.TemporaryDirectory() as scratch:
-        cmd = java_command(opts, client_cpus) + ["--url", f"{server.url}/broadcast", "--transport", opts.transport,
-                                          "--out", os.path.join(scratch, "warmup.json"), *WARMUP_ARGS]
+        cmd = java_command(config) + ["--url", url, "--transport", config.transport,
+                                      "--out", os.path.join(scratch, "warmup.json"), "--profile", profile["name"]]
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, timeout=120)
     if proc.returncode != 0:
-        raise StepError("warm up", f"warm-up pass failed (status {proc.returncode}): {proc.stderr[-2000:]}")
+        raise StepError("warm up", f"{failed} failed (status {proc.returncode}): {proc.stderr[-2000:]}")
 
 
 def children_cpu_s():
@@ -127,8 +136,10 @@ def children_cpu_s():
     return ru.ru_utime + ru.ru_stime
 
 
-def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_args=(), log=print):
-    """Run one repetition; returns (host record for `runs[]`, host warnings).
+def measure_once(config, variant, out_path, log_path, extra_client_args=(), warmup=None, log=print):
+    """Run one repetition of `variant` with the settings of `config` (run_config.RunConfig); returns
+    (host record for `runs[]`, host warnings). warmup: the client's warm-up profile (a
+    `--list-profiles` entry) swept unrecorded before the measured run; None = no warm-up pass.
 
     The client writes its result document to out_path. The client's CPU time
     is what this process's reaped children used during its run (the client is
@@ -137,35 +148,35 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
     when the server runs workers (then also `server_total` and
     `server_processes`; `broker` for a private redis-server).
     """
-    workers = getattr(opts, "workers", 1)
-    broker = getattr(opts, "broker", None)
+    workers, broker = config.workers, config.broker
     scaled = workers > 1 or broker is not None
     load_before = read_loadavg()
     started_at, started = _utc_now(), time.monotonic()
     with contextlib.ExitStack() as stack:
         redis = None
         if wants_private_broker(workers, broker):
-            redis = stack.enter_context(PrivateRedis(cpus=getattr(opts, "broker_cpus", None)))
+            redis = stack.enter_context(PrivateRedis(cpus=config.broker_cpus))
             log(f"[start broker] private redis-server {redis.version} pid {redis.pid} on {redis.url}, "
                 f"CPU {format_cpu_list(redis.cpus) if redis.cpus else 'not pinned'}")
-        argv = variant_argv(opts, variant, redis.url if redis else None)
-        log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(opts.server_cpus)}")
-        server = stack.enter_context(ServerProcess(argv, opts.server_cpus, log_path, opts.ready_timeout))
+        argv = variant_argv(config, variant, redis.url if redis else None)
+        log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(config.server_cpus)}")
+        server = stack.enter_context(ServerProcess(argv, cpus=config.server_cpus, log_path=log_path,
+                                                   ready_timeout_s=config.ready_timeout_s))
         log(f"[wait for READY] {server.ready_line}")
         mismatches = variant.ready_mismatches(server.fields)
         if mismatches:
             # A result must never carry one runtime's figures under another's name.
             raise StepError("wait for READY", f"{variant.name}: {'; '.join(mismatches)}")
         processes = serving_processes(server)
-        if opts.server_warmup:
-            log("[warm up] unrecorded warm-up pass (50 clients, 200-3200 msgs/s, ~6 s)")
-            warm_up(opts, server, client_cpus)
+        if warmup:
+            log(f"[warm up] unrecorded warm-up pass ({warm_up_note(warmup)})")
+            warm_up(config, f"{server.url}/broadcast", warmup)
         # AGENTS=N > 1: N agent processes (fresh per repetition) hold the connections.
-        fleet = stack.enter_context(ClientFleet(getattr(opts, "agents", 1), java_command(opts, client_cpus),
-                                                os.path.dirname(out_path), getattr(opts, "bus", None), log=log))
-        cmd = client_command(opts, server, variant, out_path, client_cpus, extra_client_args,
+        fleet = stack.enter_context(ClientFleet(agents=config.agents, java=java_command(config),
+                                                log_dir=os.path.dirname(out_path), bus=config.bus, log=log))
+        cmd = client_command(config, server, variant, out_path, extra_client_args,
                              server_pid=client_sampled_pid(processes)) + fleet.coordinator_args()
-        log(f"[run client] CPU {format_cpu_list(client_cpus)}: {shlex.join(cmd[3:])}")
+        log(f"[run client] CPU {format_cpu_list(config.client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None
         broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None
         stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
@@ -174,9 +185,9 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
                 sampler.start()
         client_started = time.monotonic()
         try:
-            code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=opts.client_timeout).returncode
+            code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=config.client_timeout_s).returncode
         except subprocess.TimeoutExpired as exc:
-            raise StepError("run client", f"client still running after {opts.client_timeout:g} s; stopped") from exc
+            raise StepError("run client", f"client still running after {config.client_timeout_s:g} s; stopped") from exc
         finally:
             for sampler in (group, broker_sampler):
                 if sampler:
@@ -216,7 +227,8 @@ def measure_once(opts, variant, out_path, log_path, client_cpus, extra_client_ar
     if fleet_record:
         extra["client_agents"] = fleet_record
     client_ticks = round((children_after - children_before) * hz)
-    host, warnings = host_report(stat_before, stat_after, opts.server_cpus, client_cpus, server_ticks, client_ticks)
+    host, warnings = host_report(stat_before, stat_after, config.server_cpus, config.client_cpus, server_ticks,
+                                   client_ticks)
     record = {
         "server_pid": server_pid,
         "started_at": started_at,

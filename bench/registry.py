@@ -21,6 +21,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REGISTRY_PATH = os.path.join(ROOT, "bench", "server-registry.json")
@@ -48,11 +49,17 @@ _REQUIREMENT_KEYS = {"check": list, "missing": str, "$comment": str}
 CHECK_TIMEOUT_S = 20.0
 
 
+#: Entries and requirements are built with named fields only, where the interpreter can enforce it
+#: (Python 3.10+): an entry has a dozen fields, several of them booleans and tuples, and a positional
+#: call of that length cannot be read (on 3.9 the calls below are the same, merely unchecked).
+_KEYWORD_ONLY = {"kw_only": True} if sys.version_info >= (3, 10) else {}
+
+
 class RegistryError(ValueError):
     """The registry file is malformed, or a name asked for is not in it."""
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, **_KEYWORD_ONLY)
 class ServerEntry:
     """One server the bench can start, as bench/server-registry.json describes it."""
 
@@ -99,7 +106,7 @@ class ServerEntry:
         return out
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, **_KEYWORD_ONLY)
 class Requirement:
     """Something outside the kit an entry needs (e.g. an interpreter under pyenv): a command that
     exits 0 when it is there, and one line saying what is missing and how to get it."""
@@ -224,7 +231,7 @@ def parse(doc, path="(registry)"):
         if not _NAME_RE.match(name):
             raise RegistryError(f"{where}: names are lower-case letters, digits, '.' and '-'")
         _check_strings(raw["check"], f"{where}.check", non_empty=True)
-        requirements[name] = Requirement(name, tuple(raw["check"]), raw["missing"])
+        requirements[name] = Requirement(name=name, check=tuple(raw["check"]), missing=raw["missing"])
     entries, seen = [], {}
     for i, raw in enumerate(doc["servers"]):
         where = f"servers[{i}]" + (f" ({raw['name']})" if isinstance(raw, dict) and isinstance(raw.get("name"), str) else "")

@@ -41,17 +41,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds sockbench_contract (READY parser, launcher, /proc reader, private Redis).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
-from byo_server import MODES, UrlTarget, check_server_pid, check_service_url, measure_url_once, record_target  # noqa: E402
-from cpus import available_cpus, default_client_cpus, format_cpu_list, parse_cpu_list  # noqa: E402
+from byo_server import MODES, measure_url_once, record_target  # noqa: E402
+from cpus import format_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
 from floors import level_floor_reasons, server_sampled  # noqa: E402
-from matrix import format_level_start_rates, interleave, level_start_rates, registry, select, single  # noqa: E402
-from measure import measure_once, variant_argv  # noqa: E402
+from matrix import format_level_start_rates, interleave, level_start_rates, registry  # noqa: E402
+from measure import WARMUP_PROFILE, measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
-from profiles import default_repeat, load_client_profiles  # noqa: E402
+from profiles import load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from client_fleet import check_agents  # noqa: E402
-from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker  # noqa: E402
+from run_config import from_cli  # noqa: E402
+from scaleout import PRIVATE, wants_private_broker  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
 
@@ -60,7 +60,8 @@ DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar"
 RESULT_SCHEMA = "sockbench.result/3"
 
 
-def parse_args(argv):
+def build_parser():
+    """The command line (its usage and help are what `--help` prints)."""
     p = argparse.ArgumentParser(prog="run_bench.py", description=__doc__.split("\n\n")[0])
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--server", metavar="NAME",
@@ -118,52 +119,17 @@ def parse_args(argv):
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
                    help="seconds one client run may take before it is stopped as hung (default 10800)")
-    args = p.parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        p.error("--port must be in 0-65535")
-    if args.repeat is not None and args.repeat < 1:
-        p.error("--repeat must be >= 1")
+    return p
+
+
+def parse_args(argv, parser=None):
+    """The run's settings (run_config.RunConfig) from the command line; a usage error (exit 2, with
+    the usage) when they cannot run."""
+    parser = parser or build_parser()
     try:
-        check_workers(args.workers)
-        check_agents(args.agents)
-        if args.bus is not None:
-            args.bus = None if args.bus == PRIVATE else check_broker(args.bus)
-        if args.broker is not None:
-            args.broker = check_broker(args.broker)
+        return from_cli(parser.parse_args(argv))
     except ValueError as exc:
-        p.error(str(exc))
-    if args.broker_cpu and not wants_private_broker(args.workers, args.broker):
-        p.error("--broker-cpu pins the private redis-server: it needs --workers > 1 without --broker, "
-                "or --broker private")
-    if args.servers is not None and args.naive:
-        p.error("--naive goes with --server; with --servers name the mode in each entry (e.g. pypy-naive)")
-    if args.url is None and (args.server_pid is not None or args.name or args.mode):
-        p.error("--server-pid, --name and --mode go with --url (a server you run yourself)")
-    if args.url is not None:
-        # The runner starts nothing, so it has no server flags to pass.
-        # (--host/--port/--heartbeat are the started server's and go unused.)
-        refused = [flag for flag, given in (("--naive", args.naive), ("--workers", args.workers != 1),
-                                            ("--broker", args.broker is not None), ("--json", args.json != "json"),
-                                            ("--broker-cpu", bool(args.broker_cpu)),
-                                            ("--agents", args.agents != 1))
-                   if given]
-        if refused:
-            p.error(f"{', '.join(refused)}: not with --url: the runner neither starts that server (run yours "
-                    "with the settings you want; --mode names its algorithm group) nor splits the client")
-    try:
-        args.server_cpus = parse_cpu_list(args.server_cpu)
-        args.client_cpus = parse_cpu_list(args.client_cpu) if args.client_cpu else None
-        args.broker_cpus = parse_cpu_list(args.broker_cpu) if args.broker_cpu else None
-        if args.url is not None:
-            args.variants = [UrlTarget(name=args.name or "byo", url=check_service_url(args.url),
-                                       pid=check_server_pid(args.server_pid), mode=args.mode)]
-        else:
-            args.variants = ([single(args.server, args.naive)] if args.server
-                             else select("" if args.servers == "all" else args.servers))
-    except ValueError as exc:
-        p.error(str(exc))
-    args.usage_error = p.error
-    return args
+        parser.error(str(exc))
 
 
 def _log(msg):
@@ -236,80 +202,82 @@ def record_entry(doc, entry):
     doc["server"]["entry"] = entry.name
 
 
-def record_scaleout(doc, args):
+def record_scaleout(doc, config):
     """Workers, broker and the broker's pinning in the merged document (schema: server.workers,
     server.broker, pinning.broker_cpus); nothing for a plain one-process run."""
-    if args.workers == 1 and args.broker is None:
+    if config.workers == 1 and config.broker is None:
         return
-    private = wants_private_broker(args.workers, args.broker)
-    doc["server"]["workers"] = args.workers
+    private = wants_private_broker(config.workers, config.broker)
+    doc["server"]["workers"] = config.workers
     versions = sorted({r["broker"]["version"] for r in doc.get("runs", []) if r.get("broker", {}).get("version")})
-    doc["server"]["broker"] = {"url": PRIVATE if private else args.broker, "private": private,
+    doc["server"]["broker"] = {"url": PRIVATE if private else config.broker, "private": private,
                                "version": ",".join(versions) or None}
     if private:
-        doc["pinning"]["broker_cpus"] = args.broker_cpus
-    if args.workers > 1:
-        doc["label"] += f" · {args.workers} workers"
+        doc["pinning"]["broker_cpus"] = None if config.broker_cpus is None else list(config.broker_cpus)
+    if config.workers > 1:
+        doc["label"] += f" · {config.workers} workers"
         doc["warnings"].append(
-            f"{args.workers} workers: per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first "
+            f"{config.workers} workers: per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first "
             f"worker's alone; runs[].server_total sums every serving process (supervisor/primary and workers) "
             f"over each sweep")
 
 
-def run(args):
-    if args.url is None:
-        args.variants = available_variants(args.variants)
-        check_installed(args.variants, args.client_jar, dry_run=args.dry_run)
-    elif not os.path.exists(args.client_jar):
-        raise StepError("setup", f"client jar {args.client_jar} is missing: run `make setup-java`")
-    if wants_private_broker(args.workers, args.broker) and not shutil.which("redis-server"):
+def run(config, usage_error):
+    """The whole run of `config` (run_config.RunConfig): checks, plan, every repetition, the merged
+    files; returns their paths. usage_error(text): reports a setting the client refuses (exits)."""
+    if config.byo_server:
+        variants = list(config.variants)
+        if not os.path.exists(config.client_jar):
+            raise StepError("setup", f"client jar {config.client_jar} is missing: run `make setup-java`")
+    else:
+        variants = available_variants(config.variants)
+        check_installed(variants, config.client_jar, dry_run=config.dry_run)
+    if wants_private_broker(config.workers, config.broker) and not shutil.which("redis-server"):
         raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
     try:
-        client = load_client_profiles(args.java, args.client_jar)
+        client = load_client_profiles(config.java, config.client_jar)
     except ValueError as exc:
         raise StepError("setup", str(exc)) from exc
     try:
-        profile = client.get(args.profile)
+        profile = client.get(config.profile)
     except ValueError as exc:
-        args.usage_error(str(exc))
-    repeat = args.repeat or default_repeat(args.profile)
-    for v in args.variants if args.url is None else ():  # refuse a knob a server lacks before anything runs
-        variant_argv(args, v)
-    cpus = available_cpus()
-    client_cpus = args.client_cpus or default_client_cpus(args.server_cpus, cpus)
-    if set(client_cpus) & set(args.server_cpus):
-        _log(f"warning: server CPUs {format_cpu_list(args.server_cpus)} and client CPUs "
-             f"{format_cpu_list(client_cpus)} overlap: they compete for CPU (recorded in the result)")
-    levels = [int(n) for n in args.levels.split(",") if n.strip()] if args.levels else profile["levels"]
-    plan = interleave(args.variants, repeat)
+        usage_error(str(exc))
+    warmup = warmup_profile(client) if config.server_warmup else None
+    for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
+        variant_argv(config, v)
+    if set(config.client_cpus) & set(config.server_cpus):
+        _log(f"warning: server CPUs {format_cpu_list(config.server_cpus)} and client CPUs "
+             f"{format_cpu_list(config.client_cpus)} overlap: they compete for CPU (recorded in the result)")
+    levels = list(config.levels or profile["levels"])
+    plan = interleave(variants, config.repeat)
     # Later repetitions skip the climb when the client takes per-level start rates.
     eta = Eta(prior_run_s(profile, levels),
               later_ratio=LATER_REPETITION_RATIO if "level-start-rates" in client.features else 1.0)
-    _log(f"[plan] {len(args.variants)} server(s) x {repeat} repetition(s) = {len(plan)} runs, profile "
-         f"{args.profile}, levels {','.join(map(str, levels))}: estimated {format_duration(eta.remaining_s([(v.name, r) for r, v in plan]))} "
+    _log(f"[plan] {len(variants)} server(s) x {config.repeat} repetition(s) = {len(plan)} runs, profile "
+         f"{config.profile}, levels {','.join(map(str, levels))}: estimated {format_duration(eta.remaining_s([(v.name, r) for r, v in plan]))} "
          f"(~{format_duration(eta.prior_s)} a run before any is measured)")
-    if args.dry_run:
+    if config.dry_run:
         _log("[plan] order: " + " ".join(f"{v.name}#{r}" for r, v in plan))
         return []
 
-    os.makedirs(args.out_dir, exist_ok=True)
+    os.makedirs(config.out_dir, exist_ok=True)
     when = datetime.datetime.now(datetime.timezone.utc)
     # Each repetition's raw result waits here until its server's repetitions
     # are merged; kept if anything fails, so no measurement is lost.
-    scratch = os.path.join(args.out_dir, "scratch", f"repetitions-{when.strftime('%Y%m%dT%H%M%SZ')}")
+    scratch = os.path.join(config.out_dir, "scratch", f"repetitions-{when.strftime('%Y%m%dT%H%M%SZ')}")
     os.makedirs(scratch, exist_ok=True)  # results/scratch/ is git-ignored
-    done = {v.name: [] for v in args.variants}   # name -> [(doc path, host record, host warnings)]
+    done = {v.name: [] for v in variants}   # name -> [(doc path, host record, host warnings)]
     failed = {}
     t0 = time.monotonic()
     try:
-        _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, failed, eta, t0)
+        _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0)
     except KeyboardInterrupt:
         if any(done.values()):
             _log(f"raw results of every finished repetition are kept in {scratch}")
         raise
 
     written = []
-    for v in args.variants:
+    for v in variants:
         if v.name in failed or not done[v.name]:
             continue
         docs = []
@@ -318,12 +286,14 @@ def run(args):
             doc["warnings"] = list(doc["warnings"]) + list(warnings)
             docs.append(doc)
         merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
-        record_scaleout(merged, args)
-        if args.url is not None:
+        record_scaleout(merged, config)
+        if config.byo_server:
             record_target(merged, v)
+            runtime_tag = None
         else:
             record_entry(merged, v)
-        path = result_file_path(args.out_dir, merged, when, runtime_tag=getattr(v, "runtime_tag", None))
+            runtime_tag = v.runtime_tag
+        path = result_file_path(config.out_dir, merged, when, runtime_tag=runtime_tag)
         write_result(path, merged)
         written.append(path)
         _log(summarize(merged, v.name))
@@ -338,21 +308,23 @@ def run(args):
         else:
             shutil.rmtree(scratch, ignore_errors=True)
             _remove_if_empty(os.path.dirname(scratch))
-        raise StepError("bench", f"{len(failed)} of {len(args.variants)} server(s) failed: {', '.join(failed)}")
+        raise StepError("bench", f"{len(failed)} of {len(variants)} server(s) failed: {', '.join(failed)}")
     shutil.rmtree(scratch, ignore_errors=True)
     _remove_if_empty(os.path.dirname(scratch))
     return written
 
 
-def _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, failed, eta, t0):
-    """Every (repetition, server) of the plan in order; fills `done` and `failed`, teaches `eta`."""
+def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0):
+    """Every (repetition, server) of the plan in order; fills `done` and `failed`, teaches `eta`.
+    warmup: the warm-up pass's profile, None for no warm-up pass."""
+    measure = measure_url_once if config.byo_server else measure_once
     for i, (rep, variant) in enumerate(plan):
         if variant.name in failed:
             continue
         pending = [(v.name, r) for r, v in plan[i:] if v.name not in failed]
         left = eta.remaining_s(pending)
         finish = (datetime.datetime.now() + datetime.timedelta(seconds=left)).strftime("%H:%M")
-        _log(f"\n[run {i + 1}/{len(plan)}] {variant.name}, repetition {rep}/{repeat}; "
+        _log(f"\n[run {i + 1}/{len(plan)}] {variant.name}, repetition {rep}/{config.repeat}; "
              f"elapsed {format_duration(time.monotonic() - t0)}, about {format_duration(left)} left (done ~{finish})")
         extra = []
         if rep > 1 and done[variant.name] and "level-start-rates" in client.features:
@@ -360,11 +332,10 @@ def _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, f
             if rates:
                 extra = ["--level-start-rates", format_level_start_rates(rates)]
         out_path = os.path.join(scratch, f"{variant.name}-{rep}.json")
-        log_path = os.path.join(args.out_dir, f"{variant.name}.server.log")
+        log_path = os.path.join(config.out_dir, f"{variant.name}.server.log")
         started = time.monotonic()
-        measure = measure_url_once if args.url is not None else measure_once
         try:
-            record, warnings = measure(args, variant, out_path, log_path, client_cpus, extra, log=_log)
+            record, warnings = measure(config, variant, out_path, log_path, extra, warmup=warmup, log=_log)
         except StepError as exc:
             failed[variant.name] = f"repetition {rep}: {exc}"
             _log(f"bench failed: {variant.name} repetition {rep}: {exc}\n(its remaining repetitions are skipped)")
@@ -373,6 +344,16 @@ def _run_plan(args, plan, repeat, client, profile, client_cpus, scratch, done, f
         for w in warnings:
             _log(f"warning: {variant.name} repetition {rep}: {w}")
         done[variant.name].append((out_path, record, warnings))
+
+
+def warmup_profile(client):
+    """The client's profile for the unrecorded warm-up pass (measure.WARMUP_PROFILE); StepError
+    saying how to get a client that has it."""
+    try:
+        return client.get(WARMUP_PROFILE)
+    except ValueError as exc:
+        raise StepError("setup", f"{exc}: the warm-up pass needs it; rebuild the client with "
+                                 "`make setup-java`") from exc
 
 
 def _remove_if_empty(path):
@@ -387,10 +368,11 @@ def _raise_on_signal(signum, _frame):
 
 
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    config = parse_args(sys.argv[1:] if argv is None else argv, parser)
     signal.signal(signal.SIGTERM, _raise_on_signal)
     try:
-        run(args)
+        run(config, usage_error=parser.error)
     except StepError as exc:
         print(f"bench failed: {exc}", file=sys.stderr)
         return 1

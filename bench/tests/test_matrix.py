@@ -52,9 +52,10 @@ def test_runtimes_group_holds_ours_beside_the_new_runtimes():
     assert not any(e.peer and e.name.startswith("sockjs-tornado") for e in registry().group("runtimes"))
 
 
-def test_later_repetitions_start_at_half_the_first_ones_knee_within_the_profile():
-    profile = make_profile("standard")
+def test_later_repetitions_start_at_the_profiles_fraction_of_the_first_ones_knee_within_the_profile():
     first = doc([level(25, 5000.0, rate=200.0), level(100, None), level(500, 1000.0, rate=12.0)])
-    rates = level_start_rates(first, profile)
+    rates = level_start_rates(first, make_profile("standard", later_repetition_start_fraction=0.5))
     assert rates == {25: 100.0, 500: 10.0}        # 6 would be below the profile's start rate of 10
     assert format_level_start_rates(rates) == "25:100,500:10"
+    quarter = level_start_rates(first, make_profile("standard", later_repetition_start_fraction=0.25, max_rate=40))
+    assert quarter == {25: 40.0, 500: 10.0}       # 50 would be above the profile's max rate of 40
