@@ -5,8 +5,16 @@ from servers import entry, server_command
 
 
 def test_contract_flags_come_first():
-    argv = server_command(entry("node-fast"), "127.0.0.1", 0, 25)
-    assert argv[-8:] == ["--host", "127.0.0.1", "--port", "0", "--heartbeat", "25", "--log-level", "warning"]
+    # With every server-specific knob given, the contract flags (docs/protocol.md) still come right
+    # after the entry's launch, and the knobs follow them.
+    spec = entry("pypy-fast")
+    argv = server_command(spec, "127.0.0.1", 0, 25, codec="ujson", naive=True, workers=2,
+                          broker="redis://127.0.0.1:7000/0")
+    launch = len(spec.argv)
+    assert argv[:launch] == list(spec.argv)
+    assert argv[launch:launch + 8] == ["--host", "127.0.0.1", "--port", "0", "--heartbeat", "25",
+                                       "--log-level", "warning"]
+    assert argv[launch + 8:] == ["--json", "ujson", "--naive", "--workers", "2", "--broker", "redis://127.0.0.1:7000/0"]
 
 
 def test_python_server_takes_codec_and_naive():
