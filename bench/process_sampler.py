@@ -3,62 +3,23 @@
 Why: with `--workers N` a server is several processes (a supervisor or
 node:cluster primary plus N workers), and the client samples exactly one pid
 (`--server-pid`). So the runner reads every serving process itself, from
-/proc/PID/stat (utime+stime) and /proc/PID/statm (resident pages), on a
-background thread at a fixed interval while the client runs, never from
-inside the server. The group's CPU is the sum of each process's CPU between
-its first and last sample; its RSS at one instant is the sum of the
-processes' RSS read in the same pass, and `rss_bytes_max` the largest such
-sum (memory is a peak question: what the machine needed).
+/proc/PID/stat (utime+stime) and /proc/PID/statm (resident pages) through
+sockbench_contract.procfs, on a background thread at a fixed interval while
+the client runs, never from inside the server. The group's CPU is the sum of
+each process's CPU between its first and last sample; its RSS at one instant
+is the sum of the processes' RSS read in the same pass, and `rss_bytes_max`
+the largest such sum (memory is a peak question: what the machine needed).
 
 A process that ends during the sampling keeps the figures of its last
 readable sample and is reported with `gone: true`.
 """
 
-import os
 import threading
 import time
 
-from sockbench_contract.procfs import clock_ticks_per_s, parse_pid_stat_ticks
+from sockbench_contract.procfs import clock_ticks_per_s, read_pid_cpus, read_pid_sample
 
 DEFAULT_INTERVAL_S = 0.5   # samples per process: 2 per second; /proc reads cost microseconds
-
-
-def parse_statm_rss_bytes(text, page_size):
-    """Resident set size in bytes from /proc/PID/statm's text (field 2, in pages)."""
-    return int(text.split()[1]) * page_size
-
-
-def parse_cpus_allowed(status_text):
-    """The `Cpus_allowed_list` of /proc/PID/status as sorted ints (e.g. "0-1,3" -> [0, 1, 3]); [] if absent."""
-    for line in status_text.splitlines():
-        if line.startswith("Cpus_allowed_list:"):
-            cpus = []
-            for part in line.split(":", 1)[1].strip().split(","):
-                lo, _, hi = part.partition("-")
-                cpus += range(int(lo), int(hi or lo) + 1)
-            return sorted(cpus)
-    return []
-
-
-def read_pid_sample(pid, page_size):
-    """(cpu ticks, rss bytes) of a live process; None if it is gone or unreadable."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
-            ticks = parse_pid_stat_ticks(f.read())
-        with open(f"/proc/{pid}/statm", encoding="ascii") as f:
-            rss = parse_statm_rss_bytes(f.read(), page_size)
-    except (OSError, ValueError, IndexError):
-        return None
-    return ticks, rss
-
-
-def read_pid_cpus(pid):
-    """CPUs a process may run on, from /proc/PID/status; [] if unreadable."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as f:
-            return parse_cpus_allowed(f.read())
-    except (OSError, ValueError):
-        return []
 
 
 class GroupSampler:
@@ -73,7 +34,6 @@ class GroupSampler:
             raise ValueError(f"interval_s must be > 0, got {interval_s}")
         self.processes = list(processes)
         self.interval_s = interval_s
-        self._page = os.sysconf("SC_PAGE_SIZE")
         self._first = {}     # pid -> (ticks, rss) of the first readable sample
         self._last = {}      # pid -> (ticks, rss) of the latest readable sample
         self._rss_max = {}   # pid -> largest rss seen
@@ -115,7 +75,7 @@ class GroupSampler:
     def _sample(self):
         total = 0
         for pid, _ in self.processes:
-            got = read_pid_sample(pid, self._page)
+            got = read_pid_sample(pid)
             if got is None:
                 if pid in self._first:
                     self._gone.add(pid)

@@ -7,21 +7,11 @@ import time
 
 import pytest
 
-from process_sampler import GroupSampler, parse_cpus_allowed, parse_statm_rss_bytes
+from process_sampler import GroupSampler
 
 # Busy for a bounded time, holding ~`MiB` of resident memory, so both sums are visible.
 BUSY = ("import sys, time; keep = bytearray(int(sys.argv[1]) << 20); keep[::4096] = b'x' * len(keep[::4096]);"
         "end = time.monotonic() + 20\nwhile time.monotonic() < end: pass")
-
-
-def test_parse_statm_rss_bytes():
-    assert parse_statm_rss_bytes("2000 300 100 1 0 500 0\n", 4096) == 300 * 4096
-
-
-@pytest.mark.parametrize("text, cpus", [("Name:\tx\nCpus_allowed_list:\t0-1,3\n", [0, 1, 3]),
-                                        ("Cpus_allowed_list:\t2\n", [2]), ("Name:\tx\n", [])])
-def test_parse_cpus_allowed(text, cpus):
-    assert parse_cpus_allowed(text) == cpus
 
 
 def test_interval_must_be_positive():

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from serverproc import KEY_RE, ServerProcess, parse_ready, server_command
+from serverproc import ServerProcess, server_command
+from sockbench_contract.ready_line import KEY_RE, parse_ready_line
 from sockjs_client import GET, POST, POST_async, old_POST_async
 from test_sockjs_protocol import new_session, ws_url
 from wsclient import ConnectionClosed, WebSocket
@@ -87,7 +88,7 @@ class TestCommandLine:
 
 class TestReadyLine:
     def test_format(self, server):
-        url, fields = parse_ready(server.ready_line)
+        url, fields = parse_ready_line(server.ready_line)
         assert url == server.url
         assert re.match(r"^http://127\.0\.0\.1:\d+$", url)
         assert int(url.rsplit(":", 1)[1]) > 0

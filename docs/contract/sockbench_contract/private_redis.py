@@ -1,5 +1,5 @@
-"""A private redis-server for one repetition: started on a free loopback
-port, checked to be ours, stopped afterwards.
+"""A private redis-server: started on a free loopback port, checked to be
+ours, stopped afterwards; for the bench, `make serve-*` and the servers' tests.
 
 Why private and per repetition: a repetition starts from a fresh server
 process, and the broker is part of the server under test, so it is fresh
@@ -9,7 +9,8 @@ depends on a Redis the user happens to run. Debian's redis-server
 bound to 127.0.0.1 only. The runner uses PrivateRedis (it needs the
 redis-server's pid, sampled from /proc like the server's and reported apart
 from it, and its own pinning); `make serve-* WORKERS=N` runs this file as a
-wrapper (see main() below), so both start Redis the same way.
+wrapper (see main() below), so both start Redis the same way; the servers'
+scale-out tests also crash, freeze, thaw and restart it (a broker failing).
 
 "Ours" is checked by the process id Redis reports in INFO, so another Redis
 already on the chosen port is never mistaken for the private one.
@@ -74,7 +75,7 @@ class PrivateRedis:
         self.cpus = list(cpus) if cpus else None
         self.executable = executable
         self.proc = self.port = self.url = self.version = None
-        self._dir = None
+        self._exe = self._dir = None
 
     @property
     def pid(self):
@@ -89,39 +90,52 @@ class PrivateRedis:
         return False
 
     def start(self):
-        exe = shutil.which(self.executable)
-        if exe is None:
+        """Start on a free loopback port; returns self. StepError if redis-server is missing or never answers."""
+        self._exe = shutil.which(self.executable)
+        if self._exe is None:
             raise StepError("start broker", f"{self.executable} not found: run `make setup-redis` "
                             "(Debian package redis-server)")
         self._dir = tempfile.mkdtemp(prefix="sockbench-redis.")
-        log = os.path.join(self._dir, "redis.log")
-        ports = random.sample(range(*PORT_RANGE), PORT_TRIES)
         try:
-            for port in ports:
-                argv = [exe, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-                        "--daemonize", "no", "--dir", self._dir, "--logfile", log]
-                if self.cpus:
-                    argv = ["taskset", "-c", ",".join(map(str, self.cpus))] + argv  # taskset execs: same pid
-                self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL)
-                info = self._wait_ours(port)
-                if info is not None:
-                    self.port, self.version = port, info.get("redis_version", "unknown")
-                    self.url = f"redis://127.0.0.1:{port}/0"
-                    return
-                self._kill()  # port taken (it exited) or never answered: try another
+            for port in random.sample(range(*PORT_RANGE), PORT_TRIES):
+                if self._spawn(port):  # else: port taken (it exited) or never answered: try another
+                    return self
         except BaseException:
             self.stop()
             raise
-        tail = ""
-        try:
-            with open(log, encoding="utf-8", errors="replace") as f:
-                tail = f.read().strip().splitlines()[-1:]
-        except OSError:
-            pass
+        tail = self._log_tail()
         self.stop()
         raise StepError("start broker", f"could not start redis-server on a free loopback port after "
                         f"{PORT_TRIES} tries (last log line: {tail})")
+
+    def restart(self):
+        """Start it again on the same port (after crash()): clients reconnect to the URL they had."""
+        if not self._spawn(self.port):
+            raise StepError("restart broker", f"redis-server did not come back on port {self.port} "
+                            f"(last log line: {self._log_tail()})")
+
+    def _spawn(self, port):
+        """Run redis-server on `port`; True once it answers as ours, else False and it is gone."""
+        argv = [self._exe, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--dir", self._dir, "--logfile", os.path.join(self._dir, "redis.log")]
+        if self.cpus:
+            argv = ["taskset", "-c", ",".join(map(str, self.cpus))] + argv  # taskset execs: same pid
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        info = self._wait_ours(port)
+        if info is None:
+            self._kill()
+            return False
+        self.port, self.version = port, info.get("redis_version", "unknown")
+        self.url = f"redis://127.0.0.1:{port}/0"
+        return True
+
+    def _log_tail(self):
+        try:
+            with open(os.path.join(self._dir, "redis.log"), encoding="utf-8", errors="replace") as f:
+                return f.read().strip().splitlines()[-1:]
+        except OSError:
+            return []
 
     def _wait_ours(self, port):
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -137,11 +151,22 @@ class PrivateRedis:
         return None
 
     def _kill(self):
+        self.crash()
+        self.proc = None
+
+    def crash(self):
+        """SIGKILL, as a crash: no goodbye to its clients. restart() brings it back."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
-        if self.proc is not None:
             self.proc.wait()
-        self.proc = None
+
+    def freeze(self):
+        """SIGSTOP: it stays connected but answers nothing (a stalled broker)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self):
+        """SIGCONT after freeze(): it answers what it was sent meanwhile."""
+        self.proc.send_signal(signal.SIGCONT)
 
     def stop(self):
         """SIGTERM (no persistence: it exits in milliseconds), SIGKILL after STOP_TIMEOUT_S; remove its files."""

@@ -1,17 +1,21 @@
-"""What the kernel says about the machine around one measurement: steal time,
-load average, and CPU spent on the pinned cores by processes other than the
-server and the client.
+"""The one /proc reader: CPU ticks, resident memory, allowed CPUs and open
+descriptors of a process, and what the kernel says about the machine around
+one measurement (steal time, load average, CPU other processes used on the
+pinned cores).
 
 Why from outside: the benchmark's figures assume the server had its core and
-the client had its own. Two things break that silently on a VM or a busy box:
-the hypervisor takes the CPU away (steal, the `steal` column of /proc/stat), or
-another process runs on a pinned core. Both are read here from /proc, before
-and after a run, and the difference is what the run record and its warnings
-show. Every parser takes the file's text, so the arithmetic is tested on
-fixed inputs; the `read_*` functions are the only ones touching /proc.
+the client had its own, and a server's own tests check its memory and CPU the
+same way, never from inside the process. Two things break the first silently
+on a VM or a busy box: the hypervisor takes the CPU away (steal, the `steal`
+column of /proc/stat), or another process runs on a pinned core. Both are read
+here, before and after a run, and the difference is what the run record and
+its warnings show. Every parse_* function takes the file's text, so the
+arithmetic is tested on fixed inputs; the functions that take a pid are the
+only ones touching /proc: read_* return None for a process that is gone, the
+others (for tests that hold the process) raise OSError.
 
 Units: /proc/stat and /proc/PID/stat count in clock ticks (USER_HZ, normally
-100 per second); everything returned is in seconds or percent.
+100 per second); host_report returns seconds and percent.
 """
 
 import os
@@ -98,18 +102,73 @@ def other_cpu_pct(before, after, cpus, own_ticks):
     return max(0.0, 100.0 * (busy - own_ticks) / elapsed)
 
 
-def read_proc_stat():
-    with open("/proc/stat", encoding="ascii") as f:
-        return parse_proc_stat(f.read())
+def parse_statm_rss_bytes(text, page_size):
+    """Resident set size in bytes from /proc/PID/statm's text (field 2, in pages)."""
+    return int(text.split()[1]) * page_size
+
+
+def parse_cpus_allowed(status_text):
+    """The `Cpus_allowed_list` of /proc/PID/status as sorted ints (e.g. "0-1,3" -> [0, 1, 3]); [] if absent."""
+    for line in status_text.splitlines():
+        if line.startswith("Cpus_allowed_list:"):
+            cpus = []
+            for part in line.split(":", 1)[1].strip().split(","):
+                lo, _, hi = part.partition("-")
+                cpus += range(int(lo), int(hi or lo) + 1)
+            return sorted(cpus)
+    return []
+
+
+def pid_ticks(pid):
+    """utime+stime ticks of a process (all its threads) so far; OSError if it is gone."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+        return parse_pid_stat_ticks(f.read())
+
+
+def cpu_seconds(pid):
+    """User + system CPU time a process used so far, in seconds; OSError if it is gone."""
+    return pid_ticks(pid) / clock_ticks_per_s()
+
+
+def rss_bytes(pid):
+    """Resident memory of a process now, in bytes; OSError if it is gone."""
+    with open(f"/proc/{pid}/statm", encoding="ascii") as f:
+        return parse_statm_rss_bytes(f.read(), os.sysconf("SC_PAGE_SIZE"))
+
+
+def open_fds(pid):
+    """How many file descriptors a process holds open; OSError if it is gone."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def read_pid_ticks(pid):
     """utime+stime ticks of a live process; None if it is gone or unreadable."""
     try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
-            return parse_pid_stat_ticks(f.read())
+        return pid_ticks(pid)
     except (OSError, ValueError, IndexError):
         return None
+
+
+def read_pid_sample(pid):
+    """(cpu ticks, rss bytes) of a live process; None if it is gone or unreadable."""
+    try:
+        return pid_ticks(pid), rss_bytes(pid)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def read_pid_cpus(pid):
+    """CPUs a process may run on, from /proc/PID/status; [] if unreadable."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8", errors="replace") as f:
+            return parse_cpus_allowed(f.read())
+    except (OSError, ValueError):
+        return []
+
+
+def read_proc_stat():
+    with open("/proc/stat", encoding="ascii") as f:
+        return parse_proc_stat(f.read())
 
 
 def read_loadavg():

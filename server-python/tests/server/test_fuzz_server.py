@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz_inputs import random_edits
-from procstat import open_fds, rss_bytes
 from serverproc import ServerProcess
+from sockbench_contract.procfs import open_fds, rss_bytes
 from sockjs_client import GET, POST
 
 OURS = [sys.executable, "-m", "sockbench_server"]

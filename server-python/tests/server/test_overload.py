@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from procstat import cpu_seconds, open_fds, rss_bytes
 from serverproc import ServerProcess
+from sockbench_contract.procfs import cpu_seconds, open_fds, rss_bytes
 from sockjs_client import GET
 from wsclient import ConnectionClosed, WebSocket
 

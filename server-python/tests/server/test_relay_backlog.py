@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 
-from redisproc import RedisServer
+from sockbench_contract.private_redis import PrivateRedis
 from sockbench_server.scaleout.broker_url import parse_broker_url
 from sockbench_server.scaleout.relay import SHED_HOLD_FIRST_S, RedisRelay
 
@@ -30,7 +30,7 @@ async def _wait_for(predicate, timeout_s: float) -> bool:
     return predicate()
 
 
-async def _scenario(redis: RedisServer) -> dict:
+async def _scenario(redis: PrivateRedis) -> dict:
     broker = parse_broker_url(redis.url)
     sender, listener = RedisRelay(broker, backlog_limit=LIMIT), RedisRelay(broker)
     received = []
@@ -62,7 +62,7 @@ async def _scenario(redis: RedisServer) -> dict:
 
 def test_a_stalled_redis_gets_a_bounded_backlog_counted_losses_and_relaying_again(caplog):
     caplog.set_level(logging.WARNING, logger="sockbench.broker")
-    redis = RedisServer()
+    redis = PrivateRedis().start()
     try:
         got = asyncio.new_event_loop().run_until_complete(_scenario(redis))
     finally:

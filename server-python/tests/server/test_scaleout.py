@@ -22,8 +22,8 @@ from typing import Dict, List
 
 import pytest
 
-from redisproc import RedisServer
 from serverproc import ServerProcess
+from sockbench_contract.private_redis import PrivateRedis
 from socket_owners import owners_of
 from sockjs_client import GET, POST
 from wsclient import WebSocket
@@ -110,7 +110,7 @@ def owner_of_each(server: ServerProcess, clients: List[Client]) -> List[int]:
 
 @pytest.fixture(scope="module")
 def redis():
-    server = RedisServer()
+    server = PrivateRedis().start()
     yield server
     server.stop()
 
@@ -249,7 +249,7 @@ def sequence(messages: List[str], tag: str) -> List[int]:
 
 
 def test_redis_lost_each_worker_serves_its_own_logs_once_counts_and_reconnects():
-    redis = RedisServer()
+    redis = PrivateRedis().start()
     server = ServerProcess(["--workers", "2", "--broker", redis.url], command=OURS)
     clients: List[Client] = []
     try:
@@ -312,7 +312,7 @@ def test_redis_lost_each_worker_serves_its_own_logs_once_counts_and_reconnects()
         for pid in pids:
             assert len(lines(LOST, pid)) == 1, "one loss line per worker:\n" + server.stderr_text()
 
-        redis.run()  # back on the same port
+        redis.restart()  # back on the same port
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and not all(lines(BACK, pid) for pid in pids):
             time.sleep(0.1)

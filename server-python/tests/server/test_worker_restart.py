@@ -16,8 +16,8 @@ from typing import Dict, List
 
 import pytest
 
-from redisproc import RedisServer
 from serverproc import ServerProcess
+from sockbench_contract.private_redis import PrivateRedis
 from test_scaleout import OURS, Client, owner_of_each, worker_pids
 
 SESSIONS = 50
@@ -33,7 +33,7 @@ MAX_GAP_S = 1.0
 
 @pytest.fixture(scope="module")
 def redis():
-    server = RedisServer()
+    server = PrivateRedis().start()
     yield server
     server.stop()
 
@@ -64,7 +64,7 @@ def replacement_lines(stderr: str) -> List[str]:
     return [line for line in stderr.splitlines() if "restarting it (restarts so far:" in line]
 
 
-def start_group(redis: RedisServer, tmp_path) -> (ServerProcess, str):
+def start_group(redis: PrivateRedis, tmp_path) -> (ServerProcess, str):
     status_file = str(tmp_path / "status.json")
     server = ServerProcess(["--workers", "2", "--broker", redis.url, "--status-file", status_file],
                            command=OURS)
