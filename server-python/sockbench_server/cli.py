@@ -8,7 +8,7 @@ import math
 import os
 import re
 import sys
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
 from .protocol.transports import DEFAULT_SOCKJS_URL
@@ -21,14 +21,23 @@ from .tornado_io.shedding import DEFAULT_MAX_TOTAL_BUFFER
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
-def _port(value: str) -> int:
-    try:
-        port = int(value, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("must be 0-65535, got %d" % port)
-    return port
+def _int_between(low: int, high: int, unit: str = "") -> Callable[[str], int]:
+    """An argparse type: a decimal integer from ``low`` to ``high``."""
+    def parse(value: str) -> int:
+        try:
+            n = int(value, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError("must be %d-%d%s, got %d" % (low, high, unit, n))
+        return n
+    return parse
+
+
+_port = _int_between(0, 65535)
+_bytes = _int_between(1024, 2 ** 40, " bytes")
+_workers = _int_between(1, MAX_WORKERS)
+_sessions = _int_between(MIN_SESSIONS, MAX_SESSIONS)
 
 
 def _seconds(value: str) -> float:
@@ -39,36 +48,6 @@ def _seconds(value: str) -> float:
     if not (seconds > 0 and math.isfinite(seconds)):
         raise argparse.ArgumentTypeError("must be a number > 0, got %r" % value)
     return seconds
-
-
-def _bytes(value: str) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
-    if not 1024 <= n <= 2 ** 40:
-        raise argparse.ArgumentTypeError("must be 1024-%d bytes, got %d" % (2 ** 40, n))
-    return n
-
-
-def _workers(value: str) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
-    if not 1 <= n <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError("must be 1-%d, got %d" % (MAX_WORKERS, n))
-    return n
-
-
-def _sessions(value: str) -> int:
-    try:
-        n = int(value, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError("not an integer: %r" % value) from None
-    if not MIN_SESSIONS <= n <= MAX_SESSIONS:
-        raise argparse.ArgumentTypeError("must be %d-%d, got %d" % (MIN_SESSIONS, MAX_SESSIONS, n))
-    return n
 
 
 def _status_path(value: str) -> str:
@@ -195,7 +174,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         import asyncio
 
         from .scaleout.workers import supervise
-        return asyncio.run(supervise(argv, args.host, args.port, scale, args.status_file))
+        return asyncio.run(supervise(argv, host=args.host, port=args.port, scale=scale,
+                                     status_file=args.status_file))
     # Imported late so that --help and usage errors stay fast.
     from .apps import default_mounts
     from .protocol.options import FAST, NAIVE
@@ -206,6 +186,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                           header_timeout=args.header_timeout,
                           max_sessions=args.max_sessions)
     mounts = functools.partial(default_mounts, sockjs_url=args.sockjs_url)
-    return serve(args.host, args.port, args.heartbeat, codec, mounts, limits=limits,
+    return serve(host=args.host, port=args.port, heartbeat=args.heartbeat, codec=codec,
+                 mounts=mounts, limits=limits,
                  broadcast=NAIVE if args.naive else FAST, scale=scale,
                  status_file=args.status_file if role is None else None)

@@ -86,13 +86,14 @@ def run_once(mode: str, sessions: int, messages: int, per_iteration: int,
     async def main():
         loop = asyncio.get_running_loop()
         app = make_broadcast()
-        service = Service("/broadcast", app, ServiceOptions(broadcast=mode),
-                          select_codec(codec_name), LoopTimers(loop))
+        service = Service("/broadcast", connection_class=app,
+                          options=ServiceOptions(broadcast=mode),
+                          codec=select_codec(codec_name), timers=LoopTimers(loop))
         streams = []
         for _ in range(sessions):
             stream = CountingStream(keep)
-            session = service.create(None, ConnectionInfo("127.0.0.1", "/broadcast", {},
-                                                          "websocket"))
+            session = service.create(None, ConnectionInfo(
+                remote_ip="127.0.0.1", path="/broadcast", headers={}, transport="websocket"))
             session.attach(MemoryWsReceiver(stream))
             streams.append(stream)
         payloads = ['{"t":%d,"seq":%d,"pad":"0123456789abcdef"}' % (i * 7919, i)
@@ -124,7 +125,8 @@ def check_equivalence(codec: str, per_iteration: int) -> None:
     """Fast and naive must deliver the same messages to every session."""
     got = {}
     for mode in (FAST, NAIVE):
-        _, streams = run_once(mode, 5, 30, per_iteration, codec, keep=True)
+        _, streams = run_once(mode, sessions=5, messages=30, per_iteration=per_iteration,
+                              codec_name=codec, keep=True)
         got[mode] = [delivered_messages(s) for s in streams]
     if got[FAST] != got[NAIVE] or len(got[FAST][0]) != 30:
         raise SystemExit("fanout: fast and naive modes delivered different messages")
@@ -163,10 +165,12 @@ def main(argv=None) -> int:
         for b in args.per_iteration:
             medians = {}
             for mode in (NAIVE, FAST):
-                run_once(mode, k, args.messages, b, args.json)  # warm-up (JIT)
+                run_once(mode, sessions=k, messages=args.messages, per_iteration=b,
+                         codec_name=args.json)  # warm-up (JIT)
                 rates = []
                 for _ in range(args.repeat):
-                    seconds, _ = run_once(mode, k, args.messages, b, args.json)
+                    seconds, _ = run_once(mode, sessions=k, messages=args.messages,
+                                          per_iteration=b, codec_name=args.json)
                     rates.append(args.messages * k / seconds)
                 medians[mode] = statistics.median(rates)
                 ratio = ("%.1fx" % (medians[FAST] / medians[NAIVE])

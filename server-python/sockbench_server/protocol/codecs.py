@@ -100,14 +100,15 @@ class Codec:
 
 
 def _make_json() -> Codec:
-    return Codec("json", "stdlib", _std_encode_str, _std_loads)
+    return Codec(name="json", version="stdlib", encode_str=_std_encode_str, decode=_std_loads)
 
 
 def _make_simplejson() -> Codec:
     import simplejson  # type: ignore[import-not-found]
 
     enc = simplejson.encoder.encode_basestring_ascii
-    return Codec("simplejson", simplejson.__version__, enc, simplejson.loads)
+    return Codec(name="simplejson", version=simplejson.__version__, encode_str=enc,
+                 decode=simplejson.loads)
 
 
 def _make_ujson() -> Codec:
@@ -123,7 +124,7 @@ def _make_ujson() -> Codec:
             # Lone surrogates; the stdlib escapes them as \udXXX.
             return _std_encode_str(s)
 
-    return Codec("ujson", ujson.__version__, encode_str, loads)
+    return Codec(name="ujson", version=ujson.__version__, encode_str=encode_str, decode=loads)
 
 
 def _make_orjson() -> Codec:
@@ -150,7 +151,7 @@ def _make_orjson() -> Codec:
             # valid JSON that browsers do send; only then ask the stdlib.
             return _std_loads(text)
 
-    return Codec("orjson", orjson.__version__, encode_str, decode)
+    return Codec(name="orjson", version=orjson.__version__, encode_str=encode_str, decode=decode)
 
 
 _FACTORIES: Dict[str, Callable[[], Codec]] = {

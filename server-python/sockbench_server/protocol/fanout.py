@@ -127,7 +127,7 @@ def broadcast(connections: Iterable[Addressee], message: str) -> int:
     Iterates over a snapshot: a send may close a connection, whose
     ``on_close`` then removes it from the caller's set. How each service's
     sessions get it, and when it is handed to the relay: the module's doc."""
-    return _dispatch(connections, message, None)
+    return _dispatch(connections, message=message)
 
 
 def deliver_relayed(connections: Iterable[Addressee], kind: str, body: str) -> int:
@@ -143,12 +143,12 @@ def deliver_relayed(connections: Iterable[Addressee], kind: str, body: str) -> i
     code: a frame is passed on as the publishing process encoded it. One that
     does not decode where it must is dropped with a warning."""
     if kind == "a":
-        return _dispatch(connections, None, body)
-    return _dispatch(connections, body, None, relayed=True)
+        return _dispatch(connections, frame=body)
+    return _dispatch(connections, message=body, relayed=True)
 
 
-def _dispatch(connections: Iterable[Addressee], message: Optional[str],
-              frame: Optional[str], relayed: bool = False) -> int:
+def _dispatch(connections: Iterable[Addressee], *, message: Optional[str] = None,
+              frame: Optional[str] = None, relayed: bool = False) -> int:
     """The one fan-out of :func:`broadcast` and :func:`deliver_relayed`:
     ``message`` (one message), or ``frame`` (a relayed ``a[...]`` frame,
     possibly several messages); ``relayed``: it came from the relay and

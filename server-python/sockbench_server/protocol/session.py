@@ -313,9 +313,11 @@ class Session:
         if self.state == CLOSED:
             return
         opts = self.service.options
-        action, when = timer_decision(self.service.timers.time(), self.receiver is not None,
-                                      self.last_output, opts.heartbeat,
-                                      self.detached_at, opts.disconnect_delay)
+        action, when = timer_decision(now=self.service.timers.time(),
+                                      attached=self.receiver is not None,
+                                      last_output=self.last_output, heartbeat=opts.heartbeat,
+                                      detached_at=self.detached_at,
+                                      disconnect_delay=opts.disconnect_delay)
         if action == SEND_HEARTBEAT:
             self._write(frames.HEARTBEAT)
             if self.receiver is not None:

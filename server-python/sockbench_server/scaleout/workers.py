@@ -130,7 +130,7 @@ async def supervise(argv: Sequence[str], host: str, port: int, scale: ScaleOut,
     except OSError as e:
         _say("cannot listen on %s port %d: %s" % (host, port, e))
         return 1
-    group = Group(argv, holder.getsockname()[1], scale, status_file)
+    group = Group(argv, port=holder.getsockname()[1], scale=scale, status_file=status_file)
     try:
         return await group.run()
     finally:
@@ -321,7 +321,8 @@ class Group:
             return
         pids = [self.accepting[i].pid for i in sorted(self.accepting)]
         try:
-            write_status(self.status_file, os.getpid(), pids, self.restarts)
+            write_status(self.status_file, supervisor_pid=os.getpid(), worker_pids=pids,
+                         restarts=self.restarts)
         except OSError as e:
             _say("cannot write the status file %s: %s" % (self.status_file, e))
 

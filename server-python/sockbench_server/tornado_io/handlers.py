@@ -41,7 +41,8 @@ def connection_info(handler: RequestHandler, transport: str) -> ConnectionInfo:
         value = req.headers.get(name)
         if value is not None:
             headers[name] = value
-    return ConnectionInfo(req.remote_ip, req.path, headers, transport)
+    return ConnectionInfo(remote_ip=req.remote_ip, path=req.path, headers=headers,
+                          transport=transport)
 
 
 def refuse_session(handler: RequestHandler) -> None:
@@ -265,8 +266,8 @@ class ReceivingHandler(SockJSHandler):
         if session is None:
             # No await since has_room() above: the room is still there.
             session = svc.create(session_id, connection_info(self, framing.name))
-        receiver = self.receiver = TornadoHttpReceiver(self, framing, svc.options.response_limit,
-                                                       svc.options.max_buffer)
+        receiver = self.receiver = TornadoHttpReceiver(
+            self, framing, limit=svc.options.response_limit, max_buffer=svc.options.max_buffer)
         self.session = session
         session.attach(receiver)
         if not receiver.closed:

@@ -129,7 +129,8 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     link = SupervisorLink(loop, stop) if scale.is_worker else None
     timers = LoopTimers(loop)
     sessions = SessionBudget(limits.max_sessions)
-    services = [Service(prefix, cls, opts, codec, timers, sessions)
+    services = [Service(prefix, connection_class=cls, options=opts, codec=codec, timers=timers,
+                        session_budget=sessions)
                 for prefix, cls, opts in mounts(heartbeat)]
     for service in services:
         if limits.max_session_buffer is not None:
@@ -184,9 +185,9 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
     bound_port = sockets[0].getsockname()[1]
 
     if status_file is not None:
-        write_status(status_file, os.getpid(), [os.getpid()], 0)
+        write_status(status_file, supervisor_pid=os.getpid(), worker_pids=[os.getpid()], restarts=0)
     url = base_url(host, bound_port)
-    fields = ready_fields(codec, heartbeat, services, scale)
+    fields = ready_fields(codec, heartbeat=heartbeat, services=services, scale=scale)
     if link is not None:
         # A worker: the supervisor prints one READY line for the group.
         link.report_listening(url, fields)
@@ -248,5 +249,7 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    return asyncio.run(_serve(host, port, heartbeat, codec, mounts, ready or print_ready,
-                              limits or ServerLimits(), broadcast, scale, status_file))
+    return asyncio.run(_serve(host=host, port=port, heartbeat=heartbeat, codec=codec,
+                              mounts=mounts, ready=ready or print_ready,
+                              limits=limits or ServerLimits(), broadcast=broadcast, scale=scale,
+                              status_file=status_file))

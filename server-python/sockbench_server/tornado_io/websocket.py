@@ -203,8 +203,8 @@ class FramedWebSocketHandler(_SockJSWebSocket):
         params = getattr(self.request.connection, "params", None)  # HTTP1Connection's, public
         timeout = getattr(params, "header_timeout", None) or NONCE_TIMEOUT_S
         stream = self.detach()
-        conn = Hixie76Connection(stream, self.service, connection_info(self, "websocket"),
-                                 self.budget, timeout)
+        conn = Hixie76Connection(stream, self.service, info=connection_info(self, "websocket"),
+                                 budget=self.budget, nonce_timeout=timeout)
         stream.io_loop.add_callback(conn.run, headers.get("Sec-WebSocket-Key1", ""),
                                     headers.get("Sec-WebSocket-Key2", ""), origin, location)
 

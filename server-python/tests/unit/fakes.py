@@ -115,12 +115,14 @@ def make_service(app=None, codec: str = "json", **options) -> Tuple[Service, Fak
     timers = FakeTimers()
     if app is None:
         app = type("App", (Recorder,), {"events": []})
-    svc = Service("/test", app, ServiceOptions(**options), load_codec(codec), timers)
+    svc = Service("/test", connection_class=app, options=ServiceOptions(**options),
+                  codec=load_codec(codec), timers=timers)
     return svc, timers
 
 
 def info():
-    return ConnectionInfo("127.0.0.1", "/test/1/2/xhr", {}, "xhr")
+    return ConnectionInfo(remote_ip="127.0.0.1", path="/test/1/2/xhr", headers={},
+                          transport="xhr")
 
 
 def messages_of(frames):

@@ -113,7 +113,7 @@ def test_fast_mode_encodes_once_naive_per_recipient(mode):
         calls.append(s)
         return json.dumps(s)
 
-    svc.codec = Codec("json", "counting", encode_str, json.loads)
+    svc.codec = Codec(name="json", version="counting", encode_str=encode_str, decode=json.loads)
     for i in range(4):
         svc.create("s%d" % i, info()).attach(FakeReceiver())
     broadcast(app.members, "m")

@@ -82,7 +82,8 @@ def test_missing_codec_is_refused_with_reason(monkeypatch):
 
 def test_codec_breaking_the_rules_is_refused(monkeypatch):
     # A library that emits raw U+2028 would break JavaScript clients.
-    bad = codecs.Codec("json", "test", lambda s: json.dumps(s, ensure_ascii=False), json.loads)
+    bad = codecs.Codec(name="json", version="test",
+                       encode_str=lambda s: json.dumps(s, ensure_ascii=False), decode=json.loads)
     monkeypatch.setitem(codecs._FACTORIES, "json", lambda: bad)
     with pytest.raises(codecs.CodecError) as e:
         codecs.select_codec("json")
@@ -91,8 +92,8 @@ def test_codec_breaking_the_rules_is_refused(monkeypatch):
 
 
 def test_lenient_decoder_is_refused(monkeypatch):
-    lenient = codecs.Codec("json", "test", codecs._std_encode_str,
-                           lambda t: json.loads(t.rstrip("x")))
+    lenient = codecs.Codec(name="json", version="test", encode_str=codecs._std_encode_str,
+                           decode=lambda t: json.loads(t.rstrip("x")))
     monkeypatch.setitem(codecs._FACTORIES, "json", lambda: lenient)
     with pytest.raises(codecs.CodecError, match="malformed"):
         codecs.select_codec("json")

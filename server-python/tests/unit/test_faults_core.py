@@ -41,10 +41,11 @@ def test_the_default_session_budget_is_the_memory_budget_at_20_KiB_a_session():
 
 
 def two_services(limit):
-    budget = SessionBudget(limit)
+    budget = SessionBudget(limit=limit)
     timers = FakeTimers()
-    make = lambda prefix: Service(prefix, type("App", (Recorder,), {"events": []}),  # noqa: E731
-                                  ServiceOptions(), load_codec("json"), timers, budget)
+    make = lambda prefix: Service(  # noqa: E731
+        prefix, connection_class=type("App", (Recorder,), {"events": []}),
+        options=ServiceOptions(), codec=load_codec("json"), timers=timers, session_budget=budget)
     return make("/a"), make("/b"), budget, timers
 
 
@@ -86,14 +87,14 @@ def test_an_http_session_frees_its_place_when_it_expires_not_before():
 
 
 def test_without_a_limit_nothing_is_refused():
-    budget = SessionBudget(None)
+    budget = SessionBudget(limit=None)
     assert all(budget.take() for _ in range(10_000)) and budget.refused == 0
 
 
 def test_the_status_file_is_replaced_whole_and_removed(tmp_path):
     path = str(tmp_path / "status.json")
-    write_status(path, 10, [11, 12], 0)
-    write_status(path, 10, [11, 13], 1)
+    write_status(path, supervisor_pid=10, worker_pids=[11, 12], restarts=0)
+    write_status(path, supervisor_pid=10, worker_pids=[11, 13], restarts=1)
     with open(path) as f:
         assert json.load(f) == {"supervisor_pid": 10, "worker_pids": [11, 13], "restarts": 1}
     assert os.listdir(str(tmp_path)) == ["status.json"], "no temporary file left behind"

@@ -15,10 +15,13 @@ def opened(svc, sid="s1", receiver=None):
 
 
 def test_timer_decision():
-    assert timing.timer_decision(10, True, 0, 25, 0, 5) == (timing.WAIT, 25)
-    assert timing.timer_decision(25, True, 0, 25, 0, 5) == (timing.SEND_HEARTBEAT, None)
-    assert timing.timer_decision(4.9, False, 0, 25, 0, 5) == (timing.WAIT, 5)
-    assert timing.timer_decision(5, False, 0, 25, 0, 5) == (timing.EXPIRE, None)
+    def decide(now, attached):
+        return timing.timer_decision(now=now, attached=attached, last_output=0, heartbeat=25,
+                                     detached_at=0, disconnect_delay=5)
+    assert decide(10, attached=True) == (timing.WAIT, 25)
+    assert decide(25, attached=True) == (timing.SEND_HEARTBEAT, None)
+    assert decide(4.9, attached=False) == (timing.WAIT, 5)
+    assert decide(5, attached=False) == (timing.EXPIRE, None)
 
 
 def test_open_sends_o_then_calls_on_open():
