@@ -70,18 +70,18 @@ class RunConfig:
     #: The fleet's Redis bus, redis://HOST[:PORT][/DB]; None = a private redis-server per
     #: repetition. Used only with agents > 1.
     bus: Optional[str]
-    #: Folder the merged result files go to (created when missing; scratch/ below it holds
-    #: each repetition's raw result until the merge).
-    out_dir: str
-    #: The client's runnable jar (path).
-    client_jar: str
     #: The java executable (name on PATH or path).
     java: str
     #: Extra JVM options, one argv item each (--java-opts, shell-split once).
     java_opts: Tuple[str, ...]
+    #: The client's runnable jar (path).
+    client_jar: str
     #: Extra client flags appended to every measured client run, one argv item each
     #: (--client-args, shell-split once).
     client_args: Tuple[str, ...]
+    #: Folder the merged result files go to (created when missing; scratch/ below it holds
+    #: each repetition's raw result until the merge).
+    out_dir: str
     #: Run the unrecorded warm-up pass (the client's `warmup` profile) before each sweep.
     server_warmup: bool
     #: Check the knobs, print the plan and the time estimate, run nothing.

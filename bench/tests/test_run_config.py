@@ -1,6 +1,7 @@
 """The run's settings: the command line becomes one typed, frozen RunConfig, or a usage error (exit 2)."""
 
 import dataclasses
+import shlex
 
 import pytest
 
@@ -48,19 +49,23 @@ def test_a_server_you_run_is_one_url_target():
     assert (target.name, target.url, target.pid, target.mode) == ("mine", "http://127.0.0.1:9/broadcast", None, "naive")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--levels", "25,0"], "--levels '25,0': a comma list of concurrency levels, each a whole number >= 1"),
-    (["--levels", "25,x"], "--levels '25,x'"),
-    (["--heartbeat", "0"], "--heartbeat must be > 0 seconds"),
-    (["--ready-timeout", "-1"], "--ready-timeout must be > 0 seconds"),
-    (["--client-timeout", "0"], "--client-timeout must be > 0 seconds"),
-    (["--client-args", "--label 'unclosed"], "--client-args \"--label 'unclosed\": No closing quotation"),
-    (["--port", "65536"], "--port must be in 0-65535"),
-    (["--workers", "2", "--broker", "http://x"], "--broker must be redis://HOST[:PORT][/DB] or 'private'"),
-])
-def test_out_of_range_settings_are_usage_errors(argv, message, capsys):
+#: Extra options (shell words) -> the usage error they give.
+USAGE_ERRORS = {
+    "--levels 25,0": "--levels '25,0': a comma list of concurrency levels, each a whole number >= 1",
+    "--levels 25,x": "--levels '25,x'",
+    "--heartbeat 0": "--heartbeat must be > 0 seconds",
+    "--ready-timeout -1": "--ready-timeout must be > 0 seconds",
+    "--client-timeout 0": "--client-timeout must be > 0 seconds",
+    "--client-args \"--label 'unclosed\"": "--client-args \"--label 'unclosed\": No closing quotation",
+    "--port 65536": "--port must be in 0-65535",
+    "--workers 2 --broker http://x": "--broker must be redis://HOST[:PORT][/DB] or 'private'",
+}
+
+
+@pytest.mark.parametrize("options", USAGE_ERRORS)
+def test_out_of_range_settings_are_usage_errors(options, capsys):
     with pytest.raises(SystemExit) as exc:
-        parse_args(["--server", "pypy", "--client-cpu", "1", *argv])
+        parse_args(["--server", "pypy", "--client-cpu", "1", *shlex.split(options)])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: run_bench.py") and f"run_bench.py: error: {message}" in err
+    assert err.startswith("usage: run_bench.py") and f"run_bench.py: error: {USAGE_ERRORS[options]}" in err

@@ -147,8 +147,7 @@ def main(argv=None):
     try:
         asyncio.run(serve(args))
     except OSError as exc:
-        print(f"sockjs-tornado peer: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 1
+        sys.exit(f"sockjs-tornado peer: cannot listen on {args.host}:{args.port}: {exc}")  # stderr, status 1
     return 0
 
 
