@@ -3,13 +3,11 @@
 A contract server prints exactly one line on stdout once it listens:
 `READY <base-url> key=value key=value ...` (e.g. `READY http://127.0.0.1:8080
 server=sockbench-tornado runtime=pypy mode=fast`). The bench reads it to learn
-the URL and what runs; the conformance suite (server-python/tests/conformance)
+the URL and what runs; the conformance suite (docs/contract/conformance)
 reads it with this same function to check a server keeps the contract, so the
-rules below are the contract's, not a lenient subset.
-
-Standard library only and no other imports from bench/: it runs on PyPy and
-on any test's interpreter, loaded by path (see serverproc.py) or with bench/
-on sys.path.
+rules below are the contract's, not a lenient subset. The cases both this
+parser and the Java one (client-java ReadyLine) are tested against are in
+docs/contract/ready-line-cases.json.
 """
 
 import re
