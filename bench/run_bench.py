@@ -27,6 +27,11 @@ Usage (the Makefile's bench-* targets call this):
 Servers come from the registry (bench/server-registry.json); `--url` is a
 server the user runs themselves (bench/byo_server.py): not started, not
 stopped, sampled only with --server-pid.
+
+This file is the command line and the run's order of steps only: the options
+become one checked RunConfig (bench/run_config.py) that every step reads; the
+merged file's runner fields are bench/run_record.py's, the summary
+bench/run_summary.py's.
 """
 
 import argparse
@@ -44,20 +49,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from byo_server import MODES, measure_url_once, record_target  # noqa: E402
 from cpus import format_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
-from floors import level_floor_reasons, server_sampled  # noqa: E402
 from matrix import format_level_start_rates, interleave, level_start_rates, registry  # noqa: E402
 from measure import WARMUP_PROFILE, measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from profiles import load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
 from run_config import from_cli  # noqa: E402
-from scaleout import PRIVATE, wants_private_broker  # noqa: E402
+from run_record import record_entry, record_scaleout  # noqa: E402
+from run_summary import summarize  # noqa: E402
+from scaleout import wants_private_broker  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
 
 DEFAULT_JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
-#: The schema id of the files the runner writes (results/schema.json): /3 adds server.entry.
-RESULT_SCHEMA = "sockbench.result/3"
 
 
 def build_parser():
@@ -165,61 +169,6 @@ def check_installed(variants, jar, dry_run=False):
                 _log(f"[plan] {v.name} is not installed yet ({exe}); `make bench` installs it first")
                 continue
             raise StepError("setup", f"{exe} ({v.name}) is missing: run `make install-server SERVER={v.name}`")
-
-
-def _figure(sat):
-    if sat is None:
-        return "no ok point (median repetition)"
-    spread = sat.get("spread")
-    text = f"{sat['received_per_s']:,.0f}"
-    if spread:
-        text += f" [{spread['min']:,.0f}-{spread['max']:,.0f}]"
-    return text + (" client-bound" if sat.get("client_bound") else "")
-
-
-def summarize(doc, name):
-    """The run summary: per level, median saturation with its min-max, and what to distrust."""
-    lines = [f"== {name}: {doc['label']} (received msgs/s at saturation: median [min-max])"]
-    for level in doc["levels"]:
-        n = level.get("repetitions", 1)
-        text = f"   {level['concurrency']:>5} clients: {_figure(level.get('saturation'))}"
-        if "saturation_strict" in level:
-            text += f"; strict {_figure(level['saturation_strict'])}"
-        text += f" ({n} run{'s' if n != 1 else ''})"
-        floor = level_floor_reasons(level, server_sampled(doc))
-        if floor:
-            text += f"; a floor, not the server's limit: {'; '.join(floor)}"
-        lines.append(text)
-    for w in doc["warnings"]:
-        lines.append(f"   warning: {w}")
-    return "\n".join(lines)
-
-
-def record_entry(doc, entry):
-    """The registry entry the run was started from (server.entry, schema v3), so `make compare`
-    and the site call it by its registry name."""
-    doc["schema"] = RESULT_SCHEMA
-    doc["server"]["entry"] = entry.name
-
-
-def record_scaleout(doc, config):
-    """Workers, broker and the broker's pinning in the merged document (schema: server.workers,
-    server.broker, pinning.broker_cpus); nothing for a plain one-process run."""
-    if config.workers == 1 and config.broker is None:
-        return
-    private = wants_private_broker(config.workers, config.broker)
-    doc["server"]["workers"] = config.workers
-    versions = sorted({r["broker"]["version"] for r in doc.get("runs", []) if r.get("broker", {}).get("version")})
-    doc["server"]["broker"] = {"url": PRIVATE if private else config.broker, "private": private,
-                               "version": ",".join(versions) or None}
-    if private:
-        doc["pinning"]["broker_cpus"] = None if config.broker_cpus is None else list(config.broker_cpus)
-    if config.workers > 1:
-        doc["label"] += f" · {config.workers} workers"
-        doc["warnings"].append(
-            f"{config.workers} workers: per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first "
-            f"worker's alone; runs[].server_total sums every serving process (supervisor/primary and workers) "
-            f"over each sweep")
 
 
 def run(config, usage_error):

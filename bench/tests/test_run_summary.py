@@ -2,7 +2,7 @@
 
 from factories import doc, level, saturation
 from merge import merge_repetitions
-from run_bench import summarize
+from run_summary import summarize
 
 
 def test_summary_names_a_floor_and_why_and_leaves_the_servers_limits_alone():

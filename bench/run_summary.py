@@ -1,0 +1,33 @@
+"""The run summary printed after each server's merged result: per level, the median saturation
+with its min-max over the repetitions, and what to distrust (floors named as floors, with why;
+every warning)."""
+
+from floors import level_floor_reasons, server_sampled
+
+
+def _figure(sat):
+    if sat is None:
+        return "no ok point (median repetition)"
+    spread = sat.get("spread")
+    text = f"{sat['received_per_s']:,.0f}"
+    if spread:
+        text += f" [{spread['min']:,.0f}-{spread['max']:,.0f}]"
+    return text + (" client-bound" if sat.get("client_bound") else "")
+
+
+def summarize(doc, name):
+    """The run summary: per level, median saturation with its min-max, and what to distrust."""
+    lines = [f"== {name}: {doc['label']} (received msgs/s at saturation: median [min-max])"]
+    for level in doc["levels"]:
+        n = level.get("repetitions", 1)
+        text = f"   {level['concurrency']:>5} clients: {_figure(level.get('saturation'))}"
+        if "saturation_strict" in level:
+            text += f"; strict {_figure(level['saturation_strict'])}"
+        text += f" ({n} run{'s' if n != 1 else ''})"
+        floor = level_floor_reasons(level, server_sampled(doc))
+        if floor:
+            text += f"; a floor, not the server's limit: {'; '.join(floor)}"
+        lines.append(text)
+    for w in doc["warnings"]:
+        lines.append(f"   warning: {w}")
+    return "\n".join(lines)
