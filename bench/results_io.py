@@ -69,6 +69,11 @@ def scale_out_tag(server):
 def result_file_path(out_dir, doc, when, runtime_tag=None):
     """The one place a result file's name is built.
 
+    The runner names every file it keeps: the merged result of a server's
+    repetitions, which only the runner writes; the client writes each
+    repetition to the scratch path the runner gives it with `--out`, so
+    nothing here depends on a name the client would choose.
+
     <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>].json
     from the document's `server` section (`na` where a server has no codec or
     mode; the tag of `scale_out_tag`), never overwriting an earlier file (-2,
