@@ -26,7 +26,7 @@ import tempfile
 import time
 from typing import List
 
-from overload import Server
+from measured_server import start_server, stop_server
 
 
 def read_pids(path: str) -> List[int]:
@@ -59,9 +59,9 @@ def main(argv=None) -> int:
     if not 1 <= args.kills <= 50 or args.pause < 2.5:
         p.error("--kills must be 1-50 and --pause >= 2.5 (5 deaths in 10 s stop the server)")
     status = os.path.join(tempfile.mkdtemp(prefix="restart-time-"), "status.json")
-    server = Server(shlex.split(args.server) + ["--status-file", status])
+    server = start_server(shlex.split(args.server) + ["--status-file", status])
     print(server.ready_line)
-    workers = server_workers(server)
+    workers = int(server.fields["workers"])
     to_listed: List[float] = []
     to_served: List[float] = []
     try:
@@ -80,22 +80,19 @@ def main(argv=None) -> int:
                     served = time.monotonic() - start
                 time.sleep(0.001)
             if listed is None or served is None:
-                raise SystemExit("restart_time: no replacement within 10 s\n" + server.stop()[-2000:])
+                raise SystemExit("restart_time: no replacement within 10 s\n"
+                                 + stop_server(server)[-2000:])
             to_listed.append(listed)
             to_served.append(served)
             print("kill -9 %d: new worker listed after %.1f ms, /info answered after %.1f ms"
                   % (victim, listed * 1000, served * 1000))
     finally:
-        log = server.stop()
+        log = stop_server(server)
     print("restart (kill -9 -> new pid in the status file), ms: median %.1f, min %.1f, max %.1f "
           "over %d kills" % (statistics.median(to_listed) * 1000, min(to_listed) * 1000,
                              max(to_listed) * 1000, len(to_listed)))
     print("server log: %d restart line(s)" % log.count("restarting it (restarts so far:"))
     return 0
-
-
-def server_workers(server: Server) -> int:
-    return int(next(t for t in server.ready_line.split() if t.startswith("workers=")).split("=")[1])
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ import sys
 import time
 import uuid
 
-from overload import MiB, Server, raise_fd_limit, rss_bytes
-from session_flood import read_response
+from http_response import read_response
+from measured_server import MiB, raise_fd_limit, rss_bytes, start_server, stop_server
 
 
 def open_websockets(port: int, n: int) -> list:
@@ -64,8 +64,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if not 1 <= args.sessions <= 15000:
         p.error("--sessions must be 1-15000")
-    raise_fd_limit(args.sessions + 200)
-    server = Server(shlex.split(args.server))
+    raise_fd_limit(args.sessions + 200, "session_cost")
+    server = start_server(shlex.split(args.server))
     port = int(server.url.rsplit(":", 1)[1])
     try:
         time.sleep(1.0)
@@ -76,7 +76,7 @@ def main(argv=None) -> int:
         time.sleep(1.0)
         after = rss_bytes(server.pid)
     finally:
-        server.stop()
+        stop_server(server)
     print(server.ready_line)
     print("%s: %d sessions, RSS %.1f -> %.1f MiB: %.0f bytes a session"
           % (args.kind, args.sessions, before / MiB, after / MiB, (after - before) / args.sessions))

@@ -27,39 +27,12 @@ import uuid
 from typing import Dict, List
 from urllib.parse import urlsplit
 
-from overload import add_server_args, rss_bytes, rss_summary, start_or_attach
+from http_response import read_response
+from measured_server import (add_server_args, rss_bytes, rss_summary, start_or_attach,
+                             stop_server)
 
 DISCONNECT_DELAY_S = 5.0
 SAMPLE_EVERY_S = 0.05
-
-
-def read_response(f) -> int:
-    """Read one HTTP/1.1 response from ``f``; its status."""
-    status_line = f.readline()
-    if not status_line:
-        raise ConnectionError("server closed the connection")
-    status = int(status_line.split()[1])
-    length = 0
-    chunked = False
-    while True:
-        line = f.readline()
-        if line in (b"\r\n", b""):
-            break
-        name, _, value = line.partition(b":")
-        name = name.strip().lower()
-        if name == b"content-length":
-            length = int(value)
-        elif name == b"transfer-encoding" and b"chunked" in value.lower():
-            chunked = True
-    if chunked:
-        while True:
-            size = int(f.readline().split(b";")[0], 16)
-            f.read(size + 2)
-            if size == 0:
-                break
-    else:
-        f.read(length)
-    return status
 
 
 def flood(host: str, port: int, until: float, pipeline: int, counts: Dict[str, int],
@@ -84,7 +57,7 @@ def flood(host: str, port: int, until: float, pipeline: int, counts: Dict[str, i
                 counts[k] = counts.get(k, 0) + v
 
 
-def run(url: str, pid: int, connections: int, seconds: float, pipeline: int = 1) -> Dict:
+def run(url: str, pid: int, *, connections: int, seconds: float, pipeline: int = 1) -> Dict:
     u = urlsplit(url)
     host, port = u.hostname or "127.0.0.1", u.port or 80
     time.sleep(1.0)
@@ -126,9 +99,10 @@ def main(argv: List[str] = None) -> int:
         p.error("--seconds must be > 0 and --connections 1-64")
     server, url, pid = start_or_attach(args.server, args.url, args.pid)
     try:
-        r = run(url, pid, args.connections, args.seconds, args.pipeline)
+        r = run(url, pid, connections=args.connections, seconds=args.seconds,
+                pipeline=args.pipeline)
     finally:
-        log = server.stop() if server else ""
+        log = stop_server(server) if server else ""
     answers = ", ".join("%s: %d" % kv for kv in sorted(r["counts"].items()))
     print("flood: %d connection(s), %d pipelined, for %.0f s; answers %s"
           % (args.connections, args.pipeline, args.seconds, answers))

@@ -1,5 +1,5 @@
 """Load shedding under overload, on real sockets: the scenario of
-tools/overload.py at a smaller size (50 sessions, 4 KB messages, 2,000
+tools/overload.py (overload_scenario.py) at a smaller size (50 sessions, 4 KB messages, 2,000
 msgs/s sent for 4 s = 400 MB/s to deliver, clients reading 1 MiB/s), against
 this interpreter's server in fast and naive mode with an 8 MiB output
 budget and a 4 MiB per-session cap (so that without the budget the caps
@@ -19,7 +19,8 @@ import pytest
 HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 
-import overload  # noqa: E402
+from measured_server import start_server, stop_server  # noqa: E402
+from overload_scenario import run  # noqa: E402
 
 PROBE = os.path.join(HERE, "budget_probe.py")
 SESSIONS = 50
@@ -36,13 +37,13 @@ SLACK = 32 * MiB
 def test_overload_keeps_memory_within_the_budget_and_light_load_recovers(mode):
     command = [sys.executable, PROBE, "--max-total-buffer", str(BUDGET),
                "--max-session-buffer", str(4 * MiB)] + (["--naive"] if mode == "naive" else [])
-    server = overload.Server(command)
+    server = start_server(command)
     log = ""
     try:
-        r = overload.run(server.url, server.pid, sessions=SESSIONS, rate=2000, seconds=4,
-                         size=SIZE, read_rate=1 * MiB, light_seconds=4)
+        r = run(server.url, server.pid, sessions=SESSIONS, rate=2000, seconds=4,
+                size=SIZE, read_rate=1 * MiB, light_seconds=4)
     finally:
-        log = server.stop()
+        log = stop_server(server)
     growth = r["peak"] - r["before"]
     summary = ("%s: RSS %.0f -> %.0f -> %.0f MiB, light RTT mean %.1f ms (last second %.1f), "
                "%d/%d back" % (mode, r["before"] / MiB, r["peak"] / MiB, r["after"] / MiB,
