@@ -1,4 +1,5 @@
-"""Profiles come from the client jar, never from a copy in bench/."""
+"""Profiles come from the client jar, never from a copy in bench/, and keep
+docs/contract/list-profiles.schema.json."""
 
 import json
 import os
@@ -6,15 +7,17 @@ import os
 import pytest
 
 from factories import profile
-from profiles import REQUIRED_KEYS, default_repeat, load_client_profiles, parse_profile_list
+from profiles import default_repeat, load_client_profiles, parse_profile_list
 from servers import ROOT
 
 JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
 
 
 def listing(**overrides):
-    p = profile("quick", **overrides)
-    return json.dumps({"schema": "sockbench.profiles/1", "features": ["level-start-rates"], "profiles": [p]})
+    """A list as the client prints it: `quick` (with `overrides`) and the runner's `warmup` pass."""
+    profiles = [profile("quick", description="three levels", **overrides), profile("warmup", description="warm-up")]
+    return json.dumps({"schema": "sockbench.profiles/1", "client_version": "1.2.0", "features": ["level-start-rates"],
+                       "profiles": profiles})
 
 
 def test_parse_a_profile_list():
@@ -26,8 +29,11 @@ def test_parse_a_profile_list():
 @pytest.mark.parametrize("text,match", [
     ("not json", "did not print JSON"),
     ('{"schema": "other"}', "not a sockbench.profiles/1"),
-    ('{"schema": "sockbench.profiles/1", "profiles": []}', "no profiles"),
-    ('{"schema": "sockbench.profiles/1", "profiles": [{"name": "x"}]}', "lacks levels"),
+    ('{"schema": "sockbench.profiles/1", "client_version": "1", "features": [], "profiles": []}',
+     "profiles: .* should be non-empty"),
+    (listing().replace('"levels"', '"levelz"'), "profile 'quick': 'levels' is a required property"),
+    (listing(later_repetition_start_fraction=1.5), r"profile 'quick'.later_repetition_start_fraction: 1.5 is greater"),
+    (listing().replace('"warmup"', '"warm"'), "no `warmup` profile"),
 ])
 def test_malformed_profile_lists_are_refused(text, match):
     with pytest.raises(ValueError, match=match):
@@ -40,11 +46,9 @@ def test_standard_repeats_three_times_the_rest_once():
 
 
 @pytest.mark.skipif(not os.path.exists(JAR), reason="client jar missing: run `make setup-java`")
-def test_the_real_client_lists_the_documented_profiles():
-    client = load_client_profiles("java", JAR)
-    assert {"smoke", "quick", "standard", "legacy", "full"} <= set(client.profiles)
-    for p in client.profiles.values():
-        assert all(k in p for k in REQUIRED_KEYS)
+def test_the_real_client_lists_the_documented_profiles_in_the_shared_schema():
+    client = load_client_profiles("java", JAR)  # ValueError if its output breaks the schema
+    assert {"smoke", "quick", "standard", "legacy", "full", "warmup"} <= set(client.profiles)
 
 
 def test_a_jar_without_list_profiles_is_refused_with_the_fix(tmp_path):
