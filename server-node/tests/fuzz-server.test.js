@@ -13,7 +13,6 @@
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const net = require('node:net');
 const { randomUUID } = require('node:crypto');
 const fc = require('fast-check');
@@ -40,7 +39,7 @@ const HEAP_ROUND_SLACK_BYTES = 1024 * 1024;
 // is a high-water mark. A second round of as many cases may add this much.
 const RSS_ROUND_SLACK_BYTES = 32 * 1024 * 1024;
 
-const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const { residentBytes: rssOf } = require('./support/rss');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const HEAP_PROBE = require.resolve('./support/heap-probe');
 // Log records: "<ISO time> <SEVERITY> <text>" on one line. Anything else on

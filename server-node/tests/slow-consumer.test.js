@@ -2,14 +2,14 @@
 // The output cap (--max-session-buffer, src/output-cap.js) against a real
 // server process and real sockets: a session whose client never reads is
 // closed once its unsent bytes pass the cap, the server's resident memory
-// (read from outside, /proc/<pid>/statm) stays bounded, and the sessions that
+// (read from outside, /proc/<pid>/status) stays bounded, and the sessions that
 // do read keep receiving everything. In both broadcast modes.
 
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const { randomUUID } = require('node:crypto');
 const { startServer } = require('./support/server-process');
+const { residentBytes } = require('./support/rss');
 const { WsClient } = require('./support/ws-client');
 const { SockjsFramedClient } = require('./support/sockjs-framed');
 
@@ -30,9 +30,7 @@ const MIB_PER_BATCH = (MESSAGES_PER_BATCH * MESSAGE_BYTES) / 2 ** 20;
 const SECOND_HALF_GROWTH_LIMIT_MIB = 20;
 const SLOW_LOG = /client not reading \(\d+ bytes unsent, limit 1048576\)/;
 
-const PAGE_BYTES = 4096;
-const residentMiB = (pid) =>
-  (Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES) / 2 ** 20;
+const residentMiB = (pid) => residentBytes(pid) / 2 ** 20;
 
 const payload = (seq) => `${String(seq).padStart(8, '0')}:${'x'.repeat(MESSAGE_BYTES - 9)}`;
 

@@ -7,13 +7,12 @@
 //
 //   node server-node/tools/session-cost.js [websocket|raw|xhr] [N]   (default: websocket 2000)
 
-const fs = require('node:fs');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 const { startServer } = require('../tests/support/server-process');
 const { WsClient } = require('../tests/support/ws-client');
 
-const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const { residentBytes: rssOf } = require('../tests/support/rss');
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function xhrSession(base, agent) {

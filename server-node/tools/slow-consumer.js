@@ -10,10 +10,10 @@
 // is paused right after the handshake. Broadcasts --rate messages/s of --size
 // bytes for --duration seconds, then watches --drain more seconds without
 // traffic. Every second it samples the server's resident memory from outside
-// (/proc/<pid>/statm) and prints one Markdown table row. Bounded in time and
+// (/proc/<pid>/status, tests/support/rss.js) and prints one Markdown table row. Bounded in time and
 // count; kills the server and closes every socket at the end.
 
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
@@ -22,6 +22,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const FayeWebSocket = require('faye-websocket');
 const { parseReadyLine } = require('../src/ready-line');
+const { residentBytes } = require('../tests/support/rss');
 
 const BROADCAST_JS = path.join(__dirname, '..', 'broadcast.js');
 
@@ -118,14 +119,6 @@ function openStalledSession(baseUrl) {
       + 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n'
       + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
   });
-}
-
-const PAGE_BYTES = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim());
-
-/** Resident set size of `pid` in bytes, read from outside the process. */
-function residentBytes(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/statm`, 'utf8').trim().split(/\s+/);
-  return Number(fields[1]) * PAGE_BYTES;
 }
 
 const TCP_STATES = {
