@@ -5,8 +5,9 @@ With N > 1 the runner starts N `sockbench-client.jar agent` processes pinned to
 the client's CPUs (as the one client process would be), each joining a fresh
 run id on the bus, and passes `--agents N --bus URL --run-id ID` to the client,
 which then coordinates them (client-java/README.md "Several processes and
-hosts"). The bus is a private redis-server started here (bench/private_redis.py)
-unless --bus URL names one. N = 1 is today's single process: nothing starts.
+hosts"). The bus is a private redis-server started here
+(docs/contract/sockbench_contract/private_redis.py) unless --bus URL names one.
+N = 1 is today's single process: nothing starts.
 
 The agents are reaped before the runner reads its children's CPU time, so the
 host record's client CPU includes them; their CPU and RSS are also sampled from

@@ -8,10 +8,10 @@ the same way, so repetitions differ only by what the machine does.
 
 Scale-out (`--workers N`, `--broker`): a private redis-server is started
 before the server and stopped after it, fresh for each repetition
-(bench/private_redis.py); the serving processes (supervisor or primary plus
-the READY line's `worker_pids`) and the private redis-server are sampled from
-/proc during the client run (bench/process_sampler.py), because the client
-samples one pid only.
+(docs/contract/sockbench_contract/private_redis.py); the serving processes
+(supervisor or primary plus the READY line's `worker_pids`) and the private
+redis-server are sampled from /proc during the client run
+(bench/process_sampler.py), because the client samples one pid only.
 """
 
 import datetime

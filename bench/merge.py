@@ -77,7 +77,7 @@ def merge_repetitions(docs, host_runs=None):
     """One result document from the documents of N repetitions of the same server and settings.
 
     docs: result documents in measurement order. host_runs: one dict per
-    repetition for top-level `runs[]` (bench/proc_stat.py's host record plus
+    repetition for top-level `runs[]` (sockbench_contract/procfs.py's host record plus
     timing and pid), or None. ValueError if the documents are not repetitions
     of one thing (different server, runtime, codec, mode or parameters).
     """

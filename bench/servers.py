@@ -24,7 +24,8 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, worker
     (--naive for a naive entry of a server that has a fast path too), True/False
     to force it. workers: worker processes, 1-64 (--workers, passed when > 1);
     broker: a redis:// URL (--broker) or None. Several workers need a broker:
-    the caller starts a private one (bench/private_redis.py) and passes its URL.
+    the caller starts a private one (docs/contract/sockbench_contract/private_redis.py) and
+    passes its URL.
     """
     naive = spec.naive if naive is None else naive
     argv = list(spec.argv) + ["--host", host, "--port", str(port),
