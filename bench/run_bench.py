@@ -191,7 +191,8 @@ def run(config, usage_error):
         profile = client.get(config.profile)
     except ValueError as exc:
         usage_error(str(exc))
-    warmup = warmup_profile(client) if config.server_warmup else None
+    # The profile list's schema (docs/contract/list-profiles.schema.json) guarantees a warmup profile.
+    warmup = client.get(WARMUP_PROFILE) if config.server_warmup else None
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -293,16 +294,6 @@ def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta,
         for w in warnings:
             _log(f"warning: {variant.name} repetition {rep}: {w}")
         done[variant.name].append((out_path, record, warnings))
-
-
-def warmup_profile(client):
-    """The client's profile for the unrecorded warm-up pass (measure.WARMUP_PROFILE); StepError
-    saying how to get a client that has it."""
-    try:
-        return client.get(WARMUP_PROFILE)
-    except ValueError as exc:
-        raise StepError("setup", f"{exc}: the warm-up pass needs it; rebuild the client with "
-                                 "`make setup-java`") from exc
 
 
 def _remove_if_empty(path):

@@ -8,8 +8,7 @@ import pytest
 import measure
 from byo_server import client_command as url_client_command
 from factories import profile
-from profiles import ClientProfiles
-from run_bench import parse_args, warmup_profile
+from run_bench import parse_args
 from sockbench_contract.server_launch import StepError
 
 SETTINGS = ["--client-cpu", "1", "--java", "/opt/java", "--java-opts", "-Xmx1g -Da='b c'", "--client-jar", "c.jar",
@@ -60,10 +59,3 @@ def test_a_failed_warm_up_pass_is_a_step_error(monkeypatch):
 def test_the_warm_up_line_is_read_from_the_profile():
     warm = profile("warmup", levels=[50], start_rate=200, max_rate=3200)
     assert measure.warm_up_note(warm) == "client profile warmup: 50 clients, 200-3200 msgs/s"
-
-
-def test_a_client_without_the_warmup_profile_is_refused_with_how_to_rebuild_it():
-    client = ClientProfiles({"quick": profile("quick")}, [])
-    with pytest.raises(StepError, match=r"\[setup\] unknown profile 'warmup'.*rebuild the client with `make setup-java`"):
-        warmup_profile(client)
-    assert warmup_profile(ClientProfiles({"warmup": profile("warmup")}, []))["name"] == "warmup"
