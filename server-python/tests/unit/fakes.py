@@ -9,7 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from sockbench_server.api import SockJSConnection
 from sockbench_server.protocol import transports as tp
 from sockbench_server.protocol.codecs import load_codec
-from sockbench_server.protocol.options import ConnectionInfo, ServiceOptions
+from sockbench_server.protocol.options import FAST, NAIVE, ConnectionInfo, ServiceOptions
 from sockbench_server.protocol.service import Service
 
 
@@ -118,6 +118,21 @@ def make_service(app=None, codec: str = "json", **options) -> Tuple[Service, Fak
     svc = Service("/test", connection_class=app, options=ServiceOptions(**options),
                   codec=load_codec(codec), timers=timers)
     return svc, timers
+
+
+def naive_and_fast(app):
+    """One open xhr session of ``app`` in a naive and one in a fast service:
+    (naive receiver, fast receiver, end_iteration of both services)."""
+    naive_svc, naive_timers = make_service(app, broadcast=NAIVE)
+    fast_svc, fast_timers = make_service(app, broadcast=FAST)
+    rn, rf = FakeReceiver(), FakeReceiver()
+    naive_svc.create("n", info()).attach(rn)
+    fast_svc.create("f", info()).attach(rf)
+
+    def end_iteration():
+        naive_timers.end_iteration()
+        fast_timers.end_iteration()
+    return rn, rf, end_iteration
 
 
 def info():

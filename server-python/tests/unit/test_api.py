@@ -10,7 +10,7 @@ from sockbench_server.protocol.errors import ReceiverGone
 from sockbench_server.protocol.options import FAST, NAIVE, ServiceOptions
 from sockbench_server.apps import default_mounts
 from sockbench_server.apps.broadcast import make_broadcast
-from fakes import FakeReceiver, info, make_service
+from fakes import FakeReceiver, info, make_service, naive_and_fast
 
 
 @pytest.fixture(params=[FAST, NAIVE])
@@ -130,15 +130,10 @@ def test_each_service_broadcasts_in_its_own_mode():
     broadcast to members of a naive and a fast service gives the naive ones
     a frame per message and the fast ones one frame per iteration."""
     app = make_broadcast()
-    naive_svc, naive_timers = make_service(app, broadcast=NAIVE)
-    fast_svc, fast_timers = make_service(app, broadcast=FAST)
-    rn, rf = FakeReceiver(), FakeReceiver()
-    naive_svc.create("n", info()).attach(rn)
-    fast_svc.create("f", info()).attach(rf)
+    rn, rf, end_iteration = naive_and_fast(app)
     assert broadcast(app.members, "1") == 2
     assert broadcast(app.members, "2") == 2
-    naive_timers.end_iteration()
-    fast_timers.end_iteration()
+    end_iteration()
     assert rn.frames == ["o", 'a["1"]', 'a["2"]']
     assert rf.frames == ["o", 'a["1","2"]']
 

@@ -20,7 +20,7 @@ from sockbench_server.scaleout.supervisor_link import (
 from sockbench_server.scaleout.workers import group_ready_line
 from sockbench_server.scaleout.envelope import (
     EnvelopeError, batch_envelope, frame_messages, message_envelope, new_origin, open_envelope)
-from fakes import FakeReceiver, info, make_service, messages_of
+from fakes import FakeReceiver, info, make_service, messages_of, naive_and_fast
 
 
 # -- --broker --------------------------------------------------------------
@@ -163,15 +163,10 @@ def test_a_relayed_frame_reaches_each_service_in_its_own_mode_as_a_broadcast_doe
     members of a naive and a fast service gives the naive one a frame per
     message and the fast one the frame's inside in its iteration's batch."""
     app = make_broadcast()
-    naive_svc, naive_timers = make_service(app, broadcast=NAIVE)
-    fast_svc, fast_timers = make_service(app, broadcast=FAST)
-    rn, rf = FakeReceiver(), FakeReceiver()
-    naive_svc.create("n", info()).attach(rn)
-    fast_svc.create("f", info()).attach(rf)
+    rn, rf, end_iteration = naive_and_fast(app)
     assert deliver_relayed(app.members, "a", 'a["r1","r2"]') == 3
     broadcast(app.members, "own")
-    naive_timers.end_iteration()
-    fast_timers.end_iteration()
+    end_iteration()
     assert rn.frames == ["o", 'a["r1"]', 'a["r2"]', 'a["own"]']
     assert rf.frames == ["o", 'a["r1","r2","own"]']
 
