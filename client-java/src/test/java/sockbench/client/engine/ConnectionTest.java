@@ -12,16 +12,13 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import sockbench.client.websocket.ServerUpgrade;
 
 /**
  * One connection's state machine on a real loopback socket, the server's side played by the
@@ -129,16 +126,6 @@ class ConnectionTest {
         return got.toByteArray();
     }
 
-    static String upgradeResponse(String request, boolean rightAccept) throws Exception {
-        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: (\\S+)\r\n").matcher(request);
-        assertTrue(key.find(), request);
-        byte[] digest = MessageDigest.getInstance("SHA-1")
-                .digest((key.group(1) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII));
-        String accept = Base64.getEncoder().encodeToString(rightAccept ? digest : new byte[20]);
-        return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n";
-    }
-
     /** An unmasked server text frame (short payloads only). */
     static String textFrame(String payload) {
         return "\u0081" + (char) payload.length() + payload;
@@ -166,11 +153,11 @@ class ConnectionTest {
     @Test
     void aSockJsSessionOpensOnItsOFrameWhereverTheReadsBreak() throws Exception {
         // Every response has the same length: Sec-WebSocket-Accept is always 28 characters.
-        int length = bytes(upgradeResponse("Sec-WebSocket-Key: k\r\n", true) + textFrame("o")
+        int length = bytes(ServerUpgrade.response("Sec-WebSocket-Key: k\r\n", true) + textFrame("o")
                 + textFrame("a[\"3:7:1\",\"x\"]")).length;
         for (int cut = 0; cut <= length; cut++) {
             Handshaking h = handshaking(Transport.SOCKJS);
-            byte[] stream = bytes(upgradeResponse(h.request(), true) + textFrame("o") + textFrame("a[\"3:7:1\",\"x\"]"));
+            byte[] stream = bytes(ServerUpgrade.response(h.request(), true) + textFrame("o") + textFrame("a[\"3:7:1\",\"x\"]"));
             receive(h, stream, 0, cut);
             receive(h, stream, cut, stream.length);
             assertEquals(List.of("opened", "message: 3:7:1", "message: x"), h.events().events, "reads split at " + cut);
@@ -183,7 +170,7 @@ class ConnectionTest {
     @Test
     void aSockJsSessionWaitsForItsOFrameAfterTheUpgrade() throws Exception {
         Handshaking h = handshaking(Transport.SOCKJS);
-        byte[] response = bytes(upgradeResponse(h.request(), true));
+        byte[] response = bytes(ServerUpgrade.response(h.request(), true));
         receive(h, response, 0, response.length);
         assertEquals(Connection.State.UPGRADED, h.connection().state());
         assertTrue(h.connection().isOpening());
@@ -195,7 +182,7 @@ class ConnectionTest {
     @Test
     void aRawConnectionOpensOnTheUpgradeAndEveryTextMessageIsAMessage() throws Exception {
         Handshaking h = handshaking(Transport.RAW);
-        byte[] stream = bytes(upgradeResponse(h.request(), true) + textFrame("3:7:1") + textFrame("o"));
+        byte[] stream = bytes(ServerUpgrade.response(h.request(), true) + textFrame("3:7:1") + textFrame("o"));
         receive(h, stream, 0, stream.length);
         assertEquals(List.of("opened", "message: 3:7:1", "message: o"), h.events().events);
     }
@@ -203,7 +190,7 @@ class ConnectionTest {
     @Test
     void aRefusedUpgradeFailsTheOpen() throws Exception {
         Handshaking h = handshaking(Transport.SOCKJS);
-        byte[] stream = bytes(upgradeResponse(h.request(), false) + textFrame("o"));
+        byte[] stream = bytes(ServerUpgrade.response(h.request(), false) + textFrame("o"));
         receive(h, stream, 0, stream.length);
         assertEquals(List.of("openFailed"), h.events().events);
         assertEquals(Connection.State.CLOSED, h.connection().state());
@@ -212,7 +199,7 @@ class ConnectionTest {
     @Test
     void aServerCloseFrameIsAnsweredThenTheConnectionCloses() throws Exception {
         Handshaking h = handshaking(Transport.RAW);
-        byte[] stream = bytes(upgradeResponse(h.request(), true) + "\u0088\u0005\u0003\u00e8bye");
+        byte[] stream = bytes(ServerUpgrade.response(h.request(), true) + "\u0088\u0005\u0003\u00e8bye");
         receive(h, stream, 0, stream.length);
         // The library reports the close first, with our reply's code: the server's reason is not in the line.
         assertEquals(2, h.events().events.size(), h.events().events.toString());

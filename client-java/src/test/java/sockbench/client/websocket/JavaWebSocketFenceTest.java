@@ -15,9 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +28,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -300,19 +299,6 @@ class JavaWebSocketFenceTest {
         return all;
     }
 
-    /** The server's answer to {@code request}: 101 with the right (or a wrong) Sec-WebSocket-Accept. */
-    static byte[] upgradeResponse(String request, boolean rightAccept) throws Exception {
-        Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: (\\S+)\r\n").matcher(request);
-        assertTrue(key.find(), request);
-        String accept = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1")
-                .digest((key.group(1) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
-        if (!rightAccept) {
-            accept = Base64.getEncoder().encodeToString(new byte[20]);
-        }
-        return ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-    }
-
     /** The payload of one client frame (masked, as a client's must be), checking its first byte. */
     static byte[] unmaskedPayload(byte[] frame, int firstByte) {
         assertEquals(firstByte, frame[0] & 0xFF, "FIN and opcode");
@@ -327,75 +313,88 @@ class JavaWebSocketFenceTest {
         return out;
     }
 
+    private SocketChannel channel;
+    private Recorder events;
+
+    @AfterEach
+    void closeChannel() throws IOException {
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    /** A fence on an unconnected socket (nothing is read or written here) that has queued its request. */
+    private JavaWebSocketFence started(String path, String host) throws IOException {
+        channel = SocketChannel.open();
+        events = new Recorder();
+        JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
+        fence.startHandshake(path, host);
+        return fence;
+    }
+
+    /** The server's answer to the request {@code fence} queued (taken off its queue). */
+    private static byte[] answer(JavaWebSocketFence fence, boolean rightAccept) {
+        String request = new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII);
+        return ServerUpgrade.response(request, rightAccept).getBytes(StandardCharsets.US_ASCII);
+    }
+
     @Test
     void anAcceptedUpgradeThenOurFramesAndTheClosingHandshake() throws Exception {
-        try (SocketChannel channel = SocketChannel.open()) {
-            Recorder events = new Recorder();
-            JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
-            fence.startHandshake("/broadcast/123/abc/websocket", "127.0.0.1:8080");
-            assertTrue(events.flushes > 0, "the request is queued and the writer called");
-            String request = new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII);
-            assertTrue(request.startsWith("GET /broadcast/123/abc/websocket HTTP/1.1\r\n"), request);
-            assertTrue(request.contains("Host: 127.0.0.1:8080\r\n"), request);
-            assertTrue(request.endsWith("\r\n\r\n"), request);
+        JavaWebSocketFence fence = started("/broadcast/123/abc/websocket", "127.0.0.1:8080");
+        assertTrue(events.flushes > 0, "the request is queued and the writer called");
+        String request = new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII);
+        assertTrue(request.startsWith("GET /broadcast/123/abc/websocket HTTP/1.1\r\n"), request);
+        assertTrue(request.contains("Host: 127.0.0.1:8080\r\n"), request);
+        assertTrue(request.endsWith("\r\n\r\n"), request);
 
-            byte[] response = upgradeResponse(request, true);
-            fence.decodeUpgradeResponse(response, 0, response.length);
-            assertTrue(fence.upgraded());
-            assertEquals(List.of(), events.closes);
+        byte[] response = ServerUpgrade.response(request, true).getBytes(StandardCharsets.US_ASCII);
+        fence.decodeUpgradeResponse(response, 0, response.length);
+        assertTrue(fence.upgraded());
+        assertEquals(List.of(), events.closes);
 
-            fence.sendText("3:1:7:100:200:xx");
-            assertArrayEquals("3:1:7:100:200:xx".getBytes(StandardCharsets.US_ASCII),
-                    unmaskedPayload(takeAll(fence.outgoing()), 0x81));
-            byte[] ping = {'p', 'i', 'n', 'g', '!'};
-            fence.sendPong(ping, 1, 4);
-            assertArrayEquals(new byte[] {'i', 'n', 'g'}, unmaskedPayload(takeAll(fence.outgoing()), 0x8A));
+        fence.sendText("3:1:7:100:200:xx");
+        assertArrayEquals("3:1:7:100:200:xx".getBytes(StandardCharsets.US_ASCII),
+                unmaskedPayload(takeAll(fence.outgoing()), 0x81));
+        byte[] ping = {'p', 'i', 'n', 'g', '!'};
+        fence.sendPong(ping, 1, 4);
+        assertArrayEquals(new byte[] {'i', 'n', 'g'}, unmaskedPayload(takeAll(fence.outgoing()), 0x8A));
 
-            assertFalse(fence.closeAfterFlush());
-            fence.closeNormally("done");
-            assertTrue(fence.closeAfterFlush(), "the socket closes once our close frame is written");
-            byte[] close = unmaskedPayload(takeAll(fence.outgoing()), 0x88);
-            assertEquals(1000, ((close[0] & 0xFF) << 8) | (close[1] & 0xFF));
-            assertEquals("done", new String(close, 2, close.length - 2, StandardCharsets.US_ASCII));
-            fence.closeConnection();
-            assertFalse(channel.isOpen(), "the library closed the socket");
-            assertEquals(List.of("1000 done"), events.closes);
-            assertEquals(List.of(), events.unexpected);
-        }
+        assertFalse(fence.closeAfterFlush());
+        fence.closeNormally("done");
+        assertTrue(fence.closeAfterFlush(), "the socket closes once our close frame is written");
+        byte[] close = unmaskedPayload(takeAll(fence.outgoing()), 0x88);
+        assertEquals(1000, ((close[0] & 0xFF) << 8) | (close[1] & 0xFF));
+        assertEquals("done", new String(close, 2, close.length - 2, StandardCharsets.US_ASCII));
+        fence.closeConnection();
+        assertFalse(channel.isOpen(), "the library closed the socket");
+        assertEquals(List.of("1000 done"), events.closes);
+        assertEquals(List.of(), events.unexpected);
     }
 
     @Test
     void aWrongAcceptKeyRefusesTheUpgrade() throws Exception {
-        try (SocketChannel channel = SocketChannel.open()) {
-            Recorder events = new Recorder();
-            JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
-            fence.startHandshake("/broadcast/websocket", "localhost");
-            byte[] response = upgradeResponse(new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII), false);
-            int flushes = events.flushes;
-            fence.decodeUpgradeResponse(response, 0, response.length);
-            assertFalse(fence.upgraded());
-            // The library closes as it closes after our close frame: once the (empty) queue is flushed.
-            assertTrue(events.flushes > flushes && fence.closeAfterFlush(), "the refusal asks for the flush that closes");
-            assertEquals(List.of(), events.closes);
-            fence.closeConnection();
-            assertEquals(1, events.closes.size(), "the refusal is reported: " + events.closes);
-            assertFalse(channel.isOpen());
-        }
+        JavaWebSocketFence fence = started("/broadcast/websocket", "localhost");
+        byte[] response = answer(fence, false);
+        int flushes = events.flushes;
+        fence.decodeUpgradeResponse(response, 0, response.length);
+        assertFalse(fence.upgraded());
+        // The library closes as it closes after our close frame: once the (empty) queue is flushed.
+        assertTrue(events.flushes > flushes && fence.closeAfterFlush(), "the refusal asks for the flush that closes");
+        assertEquals(List.of(), events.closes);
+        fence.closeConnection();
+        assertEquals(1, events.closes.size(), "the refusal is reported: " + events.closes);
+        assertFalse(channel.isOpen());
     }
 
     @Test
     void anUpgradeResponseSplitAcrossReadsIsCheckedOnceComplete() throws Exception {
-        try (SocketChannel channel = SocketChannel.open()) {
-            Recorder events = new Recorder();
-            JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
-            fence.startHandshake("/broadcast/websocket", "localhost");
-            byte[] response = upgradeResponse(new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII), true);
-            int half = response.length / 2;
-            fence.decodeUpgradeResponse(response, 0, half);
-            assertFalse(fence.upgraded(), "not before the blank line");
-            fence.decodeUpgradeResponse(response, half, response.length);
-            assertTrue(fence.upgraded());
-            assertEquals(List.of(), events.closes);
-        }
+        JavaWebSocketFence fence = started("/broadcast/websocket", "localhost");
+        byte[] response = answer(fence, true);
+        int half = response.length / 2;
+        fence.decodeUpgradeResponse(response, 0, half);
+        assertFalse(fence.upgraded(), "not before the blank line");
+        fence.decodeUpgradeResponse(response, half, response.length);
+        assertTrue(fence.upgraded());
+        assertEquals(List.of(), events.closes);
     }
 }
