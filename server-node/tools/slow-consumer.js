@@ -5,7 +5,7 @@
 // sockjs-node has no cap on what it queues for a session, so everything meant
 // for the stalled client piles up in the server process.
 //
-// Starts broadcast.js (--port 0), opens --readers framed websocket sessions that
+// Starts broadcast.js (--port 0, through tests/support/server-process.js), opens --readers framed websocket sessions that
 // read normally (the first one also sends) and one framed session whose socket
 // is paused right after the handshake. Broadcasts --rate messages/s of --size
 // bytes for --duration seconds, then watches --drain more seconds without
@@ -13,18 +13,13 @@
 // (/proc/<pid>/status, tests/support/rss.js) and prints one Markdown table row. Bounded in time and
 // count; kills the server and closes every socket at the end.
 
-const { spawn } = require('node:child_process');
 const { parseArgs } = require('node:util');
 const { randomBytes, randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
-const path = require('node:path');
-const readline = require('node:readline');
 const FayeWebSocket = require('faye-websocket');
-const { parseReadyLine } = require('../src/ready-line');
+const { startServer } = require('../tests/support/server-process');
 const { residentBytes } = require('../tests/support/rss');
-
-const BROADCAST_JS = path.join(__dirname, '..', 'broadcast.js');
 
 const USAGE = `usage: node server-node/tools/slow-consumer.js [--duration S] [--drain S] [--rate N]
                                                 [--size BYTES] [--readers N] [--heartbeat S]
@@ -64,22 +59,6 @@ function parseSettings(argv) {
   }
   settings.naive = Boolean(values.naive);
   return settings;
-}
-
-function startServer(heartbeat, maxSessionBuffer, naive) {
-  const child = spawn(process.execPath, [BROADCAST_JS, '--port', '0', '--heartbeat', String(heartbeat),
-    '--max-session-buffer', String(maxSessionBuffer), ...(naive ? ['--naive'] : [])],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server: no READY line within 20 s')), 20000);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code} before READY`)));
-    readline.createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const ready = parseReadyLine(line);
-      if (!ready) return reject(new Error(`first stdout line is not a READY line: ${line}`));
-      resolve({ child, url: ready.url, readyLine: line });
-    });
-  });
 }
 
 /** A framed SockJS session that counts the messages it receives. */
@@ -152,8 +131,9 @@ const MiB = 1024 * 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measure(settings) {
-  const server = await startServer(settings.heartbeat, settings['max-session-buffer'], settings.naive);
-  const wsUrl = server.url.replace(/^http:/, 'ws:');
+  const server = await startServer(['--heartbeat', String(settings.heartbeat),
+    '--max-session-buffer', String(settings['max-session-buffer']), ...(settings.naive ? ['--naive'] : [])]);
+  const { wsUrl } = server;
   const readers = [];
   let stalled = null;
   try {
@@ -202,10 +182,8 @@ async function measure(settings) {
   } finally {
     for (const reader of readers) reader.ws.close();
     if (stalled) stalled.socket.destroy();
-    server.child.kill('SIGTERM');
-    const killer = setTimeout(() => server.child.kill('SIGKILL'), 5000);
-    await new Promise((resolve) => server.child.once('exit', resolve));
-    clearTimeout(killer);
+    await server.stop('SIGTERM', 5000);
+    process.stderr.write(server.stderr);  // its log, after the table
   }
 }
 
