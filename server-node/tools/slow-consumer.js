@@ -5,8 +5,9 @@
 // sockjs-node has no cap on what it queues for a session, so everything meant
 // for the stalled client piles up in the server process.
 //
-// Starts broadcast.js (--port 0, through tests/support/server-process.js), opens --readers framed websocket sessions that
-// read normally (the first one also sends) and one framed session whose socket
+// Starts broadcast.js (--port 0, through tests/support/server-process.js),
+// opens --readers framed websocket sessions that read normally (the first one
+// also sends) and one framed session whose socket
 // is paused right after the handshake. Broadcasts --rate messages/s of --size
 // bytes for --duration seconds, then watches --drain more seconds without
 // traffic. Every second it samples the server's resident memory from outside
