@@ -7,12 +7,12 @@
 //
 // Starts broadcast.js (--port 0, through tests/support/server-process.js),
 // opens --readers framed websocket sessions that read normally (the first one
-// also sends) and one framed session whose socket
-// is paused right after the handshake. Broadcasts --rate messages/s of --size
-// bytes for --duration seconds, then watches --drain more seconds without
-// traffic. Every second it samples the server's resident memory from outside
-// (/proc/<pid>/status, tests/support/rss.js) and prints one Markdown table row. Bounded in time and
-// count; kills the server and closes every socket at the end.
+// also sends) and one framed session whose socket is paused right after the
+// handshake. Broadcasts --rate messages/s of --size bytes for --duration
+// seconds, then watches --drain more seconds without traffic. Every second it
+// samples the server's resident memory from outside (tests/support/rss.js) and
+// prints one Markdown table row. Bounded in time and count; kills the server
+// and closes every socket at the end.
 
 const { parseArgs } = require('node:util');
 const { randomBytes, randomUUID } = require('node:crypto');
