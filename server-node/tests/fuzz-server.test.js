@@ -130,7 +130,7 @@ function mutatedRequest(port) {
  * Send `frames`, then a probe; resolves with how the session ended up.
  * @param {(text: string) => boolean} answered whether a text frame carries the probe back
  */
-async function websocketCase(port, path, framed, frames, probe, answered) {
+async function websocketCase(port, path, { framed, frames, probe, answered }) {
   const client = await WireClient.open(port, path);
   try {
     if (framed) await client.until(() => client.texts().includes('o'), CASE_TIMEOUT_MS, 'the open frame');
@@ -225,12 +225,16 @@ describe(`fuzzing a real server over real sockets (fast-check, seed ${SEED})`, (
       await fc.assert(fc.asyncProperty(fc.constantFrom('/echo', '/broadcast'), fc.array(anyFrame, { minLength: 1, maxLength: 3 }),
         async (app, frames) => {
           // (fast mode may batch the probe with earlier messages: a["x","probe"])
-          count('framed', await websocketCase(port, `${app}/000/${randomUUID()}/websocket`, true, frames, '["probe"]',
-            (text) => text.startsWith('a[') && text.endsWith('"probe"]')));
+          count('framed', await websocketCase(port, `${app}/000/${randomUUID()}/websocket`, {
+            framed: true, frames, probe: '["probe"]',
+            answered: (text) => text.startsWith('a[') && text.endsWith('"probe"]'),
+          }));
         }), { seed, numRuns: runs.framed });
       await fc.assert(fc.asyncProperty(fc.constantFrom('/echo', '/broadcast'), fc.array(anyFrame, { minLength: 1, maxLength: 3 }),
         async (app, frames) => {
-          count('raw', await websocketCase(port, `${app}/websocket`, false, frames, 'probe', (text) => text === 'probe'));
+          count('raw', await websocketCase(port, `${app}/websocket`, {
+            framed: false, frames, probe: 'probe', answered: (text) => text === 'probe',
+          }));
         }), { seed: seed + 1, numRuns: runs.raw });
       await fc.assert(fc.asyncProperty(sendBody, async (body) => {
         count('xhr', await xhrCase(server.url, body));

@@ -95,7 +95,7 @@ function payloads(count) {
 }
 
 /** Seconds for one run, and the sockets. */
-async function runOnce(mode, sessions, messages, perIteration, keep = false) {
+async function runOnce({ mode, sessions, messages, perIteration, keep = false }) {
   const { app, sockets } = await openSessions(mode, sessions, keep);
   const sender = app.sessions.values().next().value;
   const texts = payloads(messages);
@@ -133,7 +133,7 @@ function deliveredMessages(socket) {
 async function checkEquivalence(perIteration) {
   const got = {};
   for (const mode of ['fast', 'naive']) {
-    const { sockets } = await runOnce(mode, 5, 30, perIteration, true);
+    const { sockets } = await runOnce({ mode, sessions: 5, messages: 30, perIteration, keep: true });
     got[mode] = sockets.map(deliveredMessages);
   }
   const expected = payloads(30);
@@ -212,10 +212,10 @@ async function main(argv) {
     for (const b of args.perIteration) {
       const medians = {};
       for (const mode of ['naive', 'fast']) {
-        await runOnce(mode, k, args.messages, b); // warm-up (JIT)
+        await runOnce({ mode, sessions: k, messages: args.messages, perIteration: b }); // warm-up (JIT)
         const rates = [];
         for (let r = 0; r < args.repeat; r += 1) {
-          const { seconds } = await runOnce(mode, k, args.messages, b);
+          const { seconds } = await runOnce({ mode, sessions: k, messages: args.messages, perIteration: b });
           rates.push((args.messages * k) / seconds);
         }
         medians[mode] = median(rates);
