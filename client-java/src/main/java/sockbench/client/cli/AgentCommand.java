@@ -6,13 +6,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import sockbench.client.fleet.Agent;
 import sockbench.client.fleet.BusException;
 import sockbench.client.fleet.RedisBus;
 import sockbench.client.fleet.SourceAddresses;
 import sockbench.client.sampling.MachineInfo;
+import sockbench.client.sampling.ProcFiles;
 
 /** One agent of a fleet run: holds a share of the connections for the coordinator (the benchmark run with --agents). */
 @Command(name = "agent", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -47,20 +47,13 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try {
-            RedisBus.checkUrl(bus);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--bus: " + e.getMessage());
-        }
-        try {
+        Usage.parse(spec, "--bus", () -> RedisBus.checkUrl(bus));
+        Usage.parse(spec, "--source-addresses", () -> {
             SourceAddresses.check(sourceAddresses);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--source-addresses: " + e.getMessage());
-        }
-        if (!(idleTimeoutS > 0)) {
-            throw new ParameterException(spec.commandLine(), "--idle-timeout must be > 0");
-        }
-        List<Integer> cpus = RunCommand.allowedCpus();
+            return sourceAddresses;
+        });
+        Usage.require(spec, idleTimeoutS > 0, "--idle-timeout must be > 0");
+        List<Integer> cpus = ProcFiles.ownCpusOrAll();
         int threads = ioThreads.resolve(spec, cpus.size());
         try {
             return new Agent(bus, runId, sourceAddresses, cpus, threads, (long) (idleTimeoutS * 1e9),

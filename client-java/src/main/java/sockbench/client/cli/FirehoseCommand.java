@@ -9,14 +9,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
 import sockbench.client.firehose.FirehoseCount;
+import sockbench.client.firehose.FirehoseSender;
 import sockbench.client.sampling.ProcFiles;
 import sockbench.client.sweep.ReadyLine;
 
@@ -55,9 +56,8 @@ public final class FirehoseCommand implements Callable<Integer> {
                     + "messages per frame). 1 is a naive server (one frame per copy), 100 a coalescing one. Default: ${DEFAULT-VALUE}.")
     List<Integer> messagesPerFrame;
 
-    @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
-            description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
-    int payloadBytes;
+    @Mixin
+    PayloadBytesOption payload;
 
     // Why 256 KiB and not the kernel's autotuning: with autotuned (large) send buffers and few
     // connections, the reader's window limits each sender socket, so the sender's queued data is
@@ -69,21 +69,17 @@ public final class FirehoseCommand implements Callable<Integer> {
                     + "the sender's kernel transmit work stays on the sender's core. Default: ${DEFAULT-VALUE}.")
     int senderSendBufferKib;
 
-    @Option(names = "--io-threads", paramLabel = "N",
-            description = "Client I/O threads, 1..64. Default: the number of CPUs this process may use (at most 8).")
-    Integer ioThreads;
+    @Mixin
+    IoThreadsOption ioThreads;
 
     @Override
     public Integer call() throws Exception {
-        if (!(durationS > 0) || settleS < 0 || messagesPerFrame.stream().anyMatch(m -> m < 1 || m > 1000)
-                || payloadBytes < 1 || payloadBytes > 65536
-                || (senderSendBufferKib != 0 && (senderSendBufferKib < 4 || senderSendBufferKib > 65536))
-                || connections.stream().anyMatch(n -> n < 1 || n > 20000)) {
-            throw new ParameterException(spec.commandLine(), "an option is out of range (see --help)");
-        }
+        Usage.require(spec, durationS > 0 && settleS >= 0 && messagesPerFrame.stream().allMatch(m -> m >= 1 && m <= 1000)
+                && FirehoseSender.validSendBufferKib(senderSendBufferKib) && connections.stream().allMatch(n -> n >= 1 && n <= 20000),
+                "an option is out of range (see --help)");
+        int payloadBytes = payload.resolve(spec);
         List<Integer> cpus = ProcFiles.allowedCpus("self");
-        int threads = ioThreads != null ? ioThreads : Math.max(1, Math.min(8, cpus.isEmpty()
-                ? Runtime.getRuntime().availableProcessors() : cpus.size()));
+        int threads = ioThreads.resolve(spec, ProcFiles.cpuCount(cpus));
         record Row(int messagesPerFrame, FirehoseCount.Result result) {
         }
         List<Row> rows = new ArrayList<>();
@@ -130,7 +126,7 @@ public final class FirehoseCommand implements Callable<Integer> {
         }
         cmd.addAll(List.of(java, "-cp", jar, Main.class.getName(), "firehose-sender",
                 "--messages-per-frame", Integer.toString(perFrame),
-                "--payload-bytes", Integer.toString(payloadBytes),
+                "--payload-bytes", Integer.toString(payload.payloadBytes),
                 "--send-buffer-kib", Integer.toString(senderSendBufferKib)));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }

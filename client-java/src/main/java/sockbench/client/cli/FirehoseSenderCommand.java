@@ -2,9 +2,9 @@ package sockbench.client.cli;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import sockbench.client.firehose.FirehoseSender;
 
@@ -26,9 +26,8 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
             description = "Messages in each a[...] frame, 1..1000. Default: ${DEFAULT-VALUE}.")
     int messagesPerFrame;
 
-    @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
-            description = "Characters per message payload, 1..65536. Default: ${DEFAULT-VALUE}.")
-    int payloadBytes;
+    @Mixin
+    PayloadBytesOption payload;
 
     @Option(names = "--send-buffer-kib", paramLabel = "KIB", defaultValue = "0",
             description = "SO_SNDBUF per connection, KiB, 0 (kernel autotuning) or 4..65536. Default: ${DEFAULT-VALUE}.")
@@ -36,9 +35,8 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (sendBufferKib != 0 && (sendBufferKib < 4 || sendBufferKib > 65536)) {
-            throw new ParameterException(spec.commandLine(), "--send-buffer-kib must be 0 or 4..65536");
-        }
+        Usage.require(spec, FirehoseSender.validSendBufferKib(sendBufferKib), "--send-buffer-kib must be 0 or 4..65536");
+        int payloadBytes = payload.resolve(spec);
         try (FirehoseSender sender = new FirehoseSender(port, messagesPerFrame, payloadBytes, sendBufferKib * 1024)) {
             System.out.println("READY http://127.0.0.1:" + sender.port() + " server=sockbench-firehose");
             System.out.flush();

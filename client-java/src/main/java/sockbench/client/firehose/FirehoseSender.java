@@ -63,6 +63,11 @@ public final class FirehoseSender implements AutoCloseable {
         this(port, messagesPerFrame, payloadBytes, 0);
     }
 
+    /** A send buffer size the options accept, KiB: 0 (kernel autotuning) or 4..65536. */
+    public static boolean validSendBufferKib(int kib) {
+        return kib == 0 || (kib >= 4 && kib <= 65536);
+    }
+
     /**
      * @param sendBufferBytes SO_SNDBUF per connection, bytes, 0 (kernel autotuning) or 4096..67108864.
      *                        A small send buffer keeps the data not yet sent in this process, so

@@ -3,6 +3,7 @@ package sockbench.client.sampling;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,5 +55,23 @@ public final class ProcFiles {
             // unknown
         }
         return List.of();
+    }
+
+    /** How many CPUs {@code allowed} names; every CPU the JVM sees when it is empty (unknown). */
+    public static int cpuCount(List<Integer> allowed) {
+        return allowed.isEmpty() ? Runtime.getRuntime().availableProcessors() : allowed.size();
+    }
+
+    /** The CPUs this process may run on; every CPU the JVM sees, numbered from 0, when /proc does not say. */
+    public static List<Integer> ownCpusOrAll() {
+        List<Integer> cpus = allowedCpus("self");
+        if (!cpus.isEmpty()) {
+            return cpus;
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+            all.add(i);
+        }
+        return all;
     }
 }

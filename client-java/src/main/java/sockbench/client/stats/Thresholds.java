@@ -12,7 +12,14 @@ package sockbench.client.stats;
 public record Thresholds(double okMeanMs, double overloadMeanMs, double overloadTimeoutMs,
                          double clientBoundRateRatio, double clientBoundCpuRatio) {
 
-    public static final Thresholds DEFAULT = new Thresholds(200, 1500, 5000, 0.95, 0.9);
+    /** Default of {@code okMeanMs}; an int so the CLI can name it in its option's default. */
+    public static final int OK_MEAN_MS = 200;
+    /** Default of {@code overloadMeanMs}. */
+    public static final int OVERLOAD_MEAN_MS = 1500;
+    /** Default of {@code overloadTimeoutMs}. */
+    public static final int OVERLOAD_TIMEOUT_MS = 5000;
+
+    public static final Thresholds DEFAULT = new Thresholds(OK_MEAN_MS, OVERLOAD_MEAN_MS, OVERLOAD_TIMEOUT_MS, 0.95, 0.9);
 
     public Thresholds {
         if (!(okMeanMs > 0) || !(overloadMeanMs > 0) || !(overloadTimeoutMs > 0)) {
@@ -22,5 +29,10 @@ public record Thresholds(double okMeanMs, double overloadMeanMs, double overload
                 || !(clientBoundCpuRatio > 0 && clientBoundCpuRatio <= 1)) {
             throw new IllegalArgumentException("client-bound ratios must be in (0, 1]");
         }
+    }
+
+    /** These latency limits with the client-bound ratios of this record. */
+    public Thresholds withLatencies(double okMs, double overloadMs, double timeoutMs) {
+        return new Thresholds(okMs, overloadMs, timeoutMs, clientBoundRateRatio, clientBoundCpuRatio);
     }
 }

@@ -1,0 +1,78 @@
+package sockbench.client.cli;
+
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import sockbench.client.plan.Profile;
+import sockbench.client.plan.Ramp;
+import sockbench.client.plan.SweepPlan;
+
+/** The benchmark's overrides of its profile's levels, ramp and timings; any but --levels makes the profile 'custom'. */
+final class PlanOptions {
+
+    @Option(names = "--levels", paramLabel = "N", split = ",",
+            description = "Concurrency levels (connections, each >= 1). Default: the profile's.")
+    List<Integer> levels;
+
+    @Option(names = "--ramp", paramLabel = "geometric|additive", description = "Rate ramp (profile becomes 'custom'). Default: the profile's.")
+    String ramp;
+
+    @Option(names = "--rate-factor", paramLabel = "X", description = "Geometric ramp multiplier, > 1 (profile becomes 'custom'). Default: the profile's (1.25 for legacy with --ramp geometric).")
+    Double rateFactor;
+
+    @Option(names = "--start-rate", paramLabel = "MSG/S", description = "First target rate of each level, messages/s sent by all clients together, > 0 (profile becomes 'custom'). Default: the profile's.")
+    Double startRate;
+
+    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom'). Default: the profile's.")
+    Double maxRate;
+
+    @Option(names = "--step", paramLabel = "SECONDS", description = "Measured window per point, seconds, > 0 (profile becomes 'custom'). Default: the profile's.")
+    Double stepS;
+
+    @Option(names = "--settle", paramLabel = "SECONDS", description = "Minimum pause after each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
+    Double settleS;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
+    Double warmupS;
+
+    /** Multiplier a profile with the additive ramp gets when --ramp geometric comes without --rate-factor. */
+    static final double GEOMETRIC_FALLBACK_FACTOR = 1.25;
+
+    /**
+     * The profile's plan with these overrides; an impossible plan is a usage error.
+     *
+     * @param adaptiveStart false for --no-adaptive-start (every level from the start rate)
+     */
+    SweepPlan plan(CommandSpec spec, Profile profile, boolean adaptiveStart) {
+        SweepPlan p = profile.plan();
+        boolean custom = ramp != null || rateFactor != null || startRate != null || maxRate != null
+                || stepS != null || settleS != null || warmupS != null;
+        Ramp r = ramp != null ? Usage.parseEnum(spec, Ramp.class, ramp, "--ramp") : p.ramp();
+        double factor = rateFactor != null ? rateFactor
+                : (p.ramp() == Ramp.GEOMETRIC ? p.rateFactor() : GEOMETRIC_FALLBACK_FACTOR);
+        SweepPlan.Builder b = p.toBuilder().ramp(r).rateFactor(factor)
+                .nextLevelStartFraction(!adaptiveStart || r != Ramp.GEOMETRIC ? null : p.nextLevelStartFraction());
+        if (custom) {
+            b.profile("custom");
+        }
+        if (levels != null) {
+            b.levels(levels);
+        }
+        if (startRate != null) {
+            b.startRate(startRate);
+        }
+        if (stepS != null) {
+            b.stepS(stepS);
+        }
+        if (settleS != null) {
+            b.settleS(settleS);
+        }
+        if (warmupS != null) {
+            b.warmupS(warmupS);
+        }
+        if (maxRate != null) {
+            b.maxRate(maxRate);
+        }
+        return Usage.parse(spec, null, b::build);
+    }
+}

@@ -1,0 +1,69 @@
+package sockbench.client.cli;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import sockbench.client.engine.Target;
+import sockbench.client.sampling.ProcFiles;
+import sockbench.client.sweep.ReadyLine;
+import sockbench.client.sweep.ServerInfo;
+
+/** What the benchmark records about the server under test: its process, its READY line, names and legend label. */
+final class ServerOptions {
+
+    @Option(names = "--server-pid", paramLabel = "PID",
+            description = "Server process id: samples its CPU %% and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
+    Long serverPid;
+
+    @Option(names = "--server-ready", paramLabel = "LINE",
+            description = "The server's READY line, verbatim; its key=value tokens go to server.ready and give name/runtime/version/codec/mode. Default: none (runtime_version 'unknown', codec and mode null).")
+    String serverReady;
+
+    @Option(names = "--server-name", paramLabel = "NAME", description = "Server implementation name. Default: the READY line's 'server', else 'unknown'.")
+    String serverName;
+
+    @Option(names = "--server-runtime", paramLabel = "NAME", description = "Server runtime: cpython, pypy, node. Default: the READY line's 'runtime', else 'unknown'.")
+    String serverRuntime;
+
+    @Option(names = "--peer", description = "The server is a third-party reference implementation (server.peer = true). Default: false.")
+    boolean peer;
+
+    @Option(names = "--label", paramLabel = "TEXT", description = "Legend label. Default: '<server> · <runtime> <version> · <codec> · <mode>'.")
+    String label;
+
+    /** The READY line, parsed (a usage error when it is not one), or null without --server-ready. */
+    ReadyLine ready(CommandSpec spec) {
+        return serverReady == null ? null : Usage.parse(spec, "--server-ready", () -> ReadyLine.parse(serverReady));
+    }
+
+    /** The server as recorded: the options first, then the READY line's keys, else 'unknown'. */
+    ServerInfo server(ReadyLine ready, Target target) {
+        Map<String, String> values = ready == null ? Map.of() : ready.values();
+        String name = serverName != null ? serverName : values.getOrDefault("server", "unknown");
+        String runtime = serverRuntime != null ? serverRuntime : values.getOrDefault("runtime", "unknown");
+        String version = values.getOrDefault("runtime_version", "unknown");
+        List<Integer> cpus = serverPid == null ? List.of() : ProcFiles.allowedCpus(Long.toString(serverPid));
+        return new ServerInfo(name, peer, runtime, version, values.get("codec"), values.get("mode"), target.url(),
+                serverPid, cpus, new LinkedHashMap<>(values));
+    }
+
+    /** --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown parts. */
+    String label(ServerInfo s) {
+        if (label != null) {
+            return label;
+        }
+        StringBuilder b = new StringBuilder(s.name()).append(" · ").append(s.runtime());
+        if (!"unknown".equals(s.runtimeVersion())) {
+            b.append(' ').append(s.runtimeVersion());
+        }
+        if (s.codec() != null) {
+            b.append(" · ").append(s.codec());
+        }
+        if (s.mode() != null) {
+            b.append(" · ").append(s.mode());
+        }
+        return b.toString();
+    }
+}
