@@ -31,7 +31,7 @@ $(SOCKJS_GO_BIN): $(SOCKJS_GO_SRCS)
 	@tmp=$(@D)/.sockjs-go-peer.$$$$.tmp; trap 'rm -f "$$tmp"' EXIT; \
 	  cd $(SOCKJS_GO_DIR) && $(GO) build -buildvcs=false -o "$$tmp" . >&2 && mv -f "$$tmp" $@
 
-# The one conformance suite (server-python/tests/conformance), as for
+# The one conformance suite (docs/contract/conformance), as for
 # server-node; sockjs-go's own deviations are strict xfails in
 # sockjs_go_deviations.py beside this file. The suite appends --port 0.
 #
@@ -41,7 +41,7 @@ test-peer-sockjs-go: $(SOCKJS_GO_BIN) $(STAMPS)/python-cpython $(STAMPS)/venv-be
 	@$(call ensure-debian,command -v $(GO),golang-go)
 	cd $(SOCKJS_GO_DIR) && $(GO) vet ./... && $(GO) test -count=1 ./...
 	@echo ">> conformance: sockjs-go peer"
-	cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="$(SOCKJS_GO_BIN)" PYTHONPATH=$(SOCKJS_GO_DIR) \
-	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_go_deviations tests/conformance
+	SOCKBENCH_SERVER_CMD="$(SOCKJS_GO_BIN)" PYTHONPATH=$(SOCKJS_GO_DIR) \
+	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_go_deviations $(CONFORMANCE_DIR)
 	@echo ">> smoke sweep: sockjs-go peer"
 	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider bench/peers/sockjs_go/tests

@@ -1,5 +1,5 @@
 """pytest plugin: hold the sockjs-go peer to the shared conformance suite
-(server-python/tests/conformance), minus sockjs-go v3.0.2's own deviations,
+(docs/contract/conformance), minus sockjs-go v3.0.2's own deviations,
 each explained in bench/peers/sockjs_go/README.md.
 
 Each deviation is an xfail(strict=True): if sockjs-go (or the app around it)
@@ -41,79 +41,79 @@ UNICODE = ("frames are encoded with Go's json.Marshal, which escapes only U+2028
 
 # Whole modules the peer does not implement: every test in them is a deviation.
 MODULE_DEVIATIONS = {
-    "tests/conformance/test_session_budget.py": NO_SESSION_BUDGET,
+    "test_session_budget.py": NO_SESSION_BUDGET,
 }
 
 DEVIATIONS = {
-    'tests/conformance/test_contract.py::TestBroadcast::test_order_per_sender_and_opaque_payloads':
+    'test_contract.py::TestBroadcast::test_order_per_sender_and_opaque_payloads':
         WS_ARRAY_ONLY,
-    'tests/conformance/test_contract.py::TestBroadcast::test_single_json_string_and_array_forms':
+    'test_contract.py::TestBroadcast::test_single_json_string_and_array_forms':
         WS_ARRAY_ONLY,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHixie76::test_empty_frame':
+    'test_sockjs_protocol.py::WebsocketHixie76::test_empty_frame':
         WS_EMPTY,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_transport':
+    'test_sockjs_protocol.py::WebsocketHybi10::test_transport':
         WS_EMPTY,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHixie76::test_broken_json':
+    'test_sockjs_protocol.py::WebsocketHixie76::test_broken_json':
         WS_EMPTY_FRAME_ON_CLOSE,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_broken_json':
+    'test_sockjs_protocol.py::WebsocketHybi10::test_broken_json':
         WS_EMPTY_FRAME_ON_CLOSE,
-    'tests/conformance/test_contract.py::TestBadInput::test_bad_frame_closes_that_session_only[["ok", null]]':
+    'test_contract.py::TestBadInput::test_bad_frame_closes_that_session_only[["ok", null]]':
         WS_NULL,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHixie76::test_haproxy':
+    'test_sockjs_protocol.py::WebsocketHixie76::test_haproxy':
         HIXIE76,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_headersSanity':
+    'test_sockjs_protocol.py::WebsocketHybi10::test_headersSanity':
         HYBI07,
-    'tests/conformance/test_sockjs_protocol.py::WebsocketHybi10::test_firefox_602_connection_header':
+    'test_sockjs_protocol.py::WebsocketHybi10::test_firefox_602_connection_header':
         HYBI07,
-    'tests/conformance/test_contract.py::TestBadInput::test_http_send_errors_keep_the_session':
+    'test_contract.py::TestBadInput::test_http_send_errors_keep_the_session':
         SEND_400,
-    'tests/conformance/test_sockjs_protocol.py::XhrPolling::test_invalid_json':
+    'test_sockjs_protocol.py::XhrPolling::test_invalid_json':
         SEND_400,
-    'tests/conformance/test_sockjs_protocol.py::HtmlFile::test_no_callback':
+    'test_sockjs_protocol.py::HtmlFile::test_no_callback':
         CALLBACK_400,
-    'tests/conformance/test_sockjs_protocol.py::HtmlFile::test_invalid_callback':
+    'test_sockjs_protocol.py::HtmlFile::test_invalid_callback':
         CALLBACK_400,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_invalid_callback':
+    'test_sockjs_protocol.py::JsonPolling::test_invalid_callback':
         CALLBACK_400,
-    'tests/conformance/test_sockjs_protocol.py::InfoTest::test_basic':
+    'test_sockjs_protocol.py::InfoTest::test_basic':
         NO_TRANSFORM,
-    'tests/conformance/test_sockjs_protocol.py::XhrPolling::test_transport':
+    'test_sockjs_protocol.py::XhrPolling::test_transport':
         NO_TRANSFORM,
-    'tests/conformance/test_sockjs_protocol.py::XhrStreaming::test_transport':
+    'test_sockjs_protocol.py::XhrStreaming::test_transport':
         NO_TRANSFORM,
-    'tests/conformance/test_sockjs_protocol.py::HtmlFile::test_transport':
+    'test_sockjs_protocol.py::HtmlFile::test_transport':
         NO_TRANSFORM,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_transport':
+    'test_sockjs_protocol.py::JsonPolling::test_transport':
         NO_TRANSFORM,
-    'tests/conformance/test_sockjs_protocol.py::InfoTest::test_options':
+    'test_sockjs_protocol.py::InfoTest::test_options':
         CREDENTIALS,
-    'tests/conformance/test_sockjs_protocol.py::XhrPolling::test_options':
+    'test_sockjs_protocol.py::XhrPolling::test_options':
         CREDENTIALS,
-    'tests/conformance/test_sockjs_protocol.py::XhrStreaming::test_options':
+    'test_sockjs_protocol.py::XhrStreaming::test_options':
         CREDENTIALS,
-    'tests/conformance/test_sockjs_protocol.py::InfoTest::test_options_null_origin':
+    'test_sockjs_protocol.py::InfoTest::test_options_null_origin':
         NULL_ORIGIN,
-    'tests/conformance/test_sockjs_protocol.py::EventSource::test_transport':
+    'test_sockjs_protocol.py::EventSource::test_transport':
         EVENTSOURCE_TYPE,
-    'tests/conformance/test_sockjs_protocol.py::JsessionidCookie::test_basic':
+    'test_sockjs_protocol.py::JsessionidCookie::test_basic':
         INFO_COOKIE,
-    'tests/conformance/test_sockjs_protocol.py::IframePage::test_simpleUrl':
+    'test_sockjs_protocol.py::IframePage::test_simpleUrl':
         IFRAME,
-    'tests/conformance/test_sockjs_protocol.py::IframePage::test_versionedUrl':
+    'test_sockjs_protocol.py::IframePage::test_versionedUrl':
         IFRAME,
-    'tests/conformance/test_sockjs_protocol.py::IframePage::test_queriedUrl':
+    'test_sockjs_protocol.py::IframePage::test_queriedUrl':
         IFRAME,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_invalid_json':
+    'test_sockjs_protocol.py::JsonPolling::test_invalid_json':
         JSONP_PREFIX,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_content_types':
+    'test_sockjs_protocol.py::JsonPolling::test_content_types':
         JSONP_PREFIX,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_close':
+    'test_sockjs_protocol.py::JsonPolling::test_close':
         JSONP_PREFIX,
-    'tests/conformance/test_sockjs_protocol.py::JsonPolling::test_sending_empty_frame':
+    'test_sockjs_protocol.py::JsonPolling::test_sending_empty_frame':
         JSONP_PREFIX,
-    'tests/conformance/test_sockjs_protocol.py::JsessionidCookie::test_jsonp':
+    'test_sockjs_protocol.py::JsessionidCookie::test_jsonp':
         JSONP_PREFIX,
-    'tests/conformance/test_sockjs_protocol.py::JSONEncoding::test_xhr_server_encodes':
+    'test_sockjs_protocol.py::JSONEncoding::test_xhr_server_encodes':
         UNICODE,
 }
 
