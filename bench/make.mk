@@ -32,7 +32,7 @@ BASE ?=
 # `make compare`: the verdict's level, in concurrent clients (empty = per algorithm
 # group, the highest level every run measured).
 LEVEL ?=
-# Scale-out (WORKERS= and BROKER= are defined in bench/broker/make.mk): the
+# Scale-out (WORKERS= and BROKER= are defined in docs/contract/make.mk): the
 # server runs WORKERS processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1:
 # the workers inherit it); WORKERS > 1 without BROKER, or BROKER=private,
 # gives each repetition a fresh private redis-server, pinned to BROKER_CPU
@@ -156,7 +156,7 @@ install-server:
 
 # Silent recipe: stdout carries nothing but the server's READY line. The
 # registry builds the launch (and refuses a knob the entry lacks);
-# scaleout-command adds WORKERS/BROKER (bench/broker/make.mk).
+# scaleout-command adds WORKERS/BROKER (docs/contract/make.mk).
 serve: $(SCALEOUT_SETUP)
 	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER=] (make servers lists them)" >&2; exit 2; }
 	@$(call registry-install,$(SERVER),--single $(if $(NAIVE),--naive))

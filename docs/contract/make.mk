@@ -54,7 +54,8 @@ scaleout-command = $(strip \
 # Prerequisite for serve-* targets: redis-server only when a private one is needed.
 SCALEOUT_SETUP := $(if $(PRIVATE_BROKER),setup-redis)
 
-# Standard library and pytest only: .venv-bench's pytest is the nearest one
-# that every `make test` has (docs/make.mk uses it the same way).
-test-contract: $(STAMPS)/venv-bench
+# Standard library, pytest and jsonschema (the schema test): .venv-bench has
+# both, and docs/make.mk uses it the same way. redis-server for the private
+# Redis tests.
+test-contract: $(STAMPS)/venv-bench $(STAMPS)/setup-redis
 	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider docs/contract/tests
