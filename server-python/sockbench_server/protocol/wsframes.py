@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import Iterator, List, Tuple
+from typing import Callable, Iterator, List, Tuple
 
 # -- RFC 6455 ------------------------------------------------------------------
 
@@ -21,24 +21,23 @@ _FIN_BINARY = 0x82
 _FIN_CLOSE = 0x88
 
 
-def text_frame(payload: bytes) -> bytes:
-    """One final, unmasked text frame carrying ``payload`` (UTF-8 bytes)."""
-    n = len(payload)
-    if n < 126:
-        return bytes((_FIN_TEXT, n)) + payload
-    if n <= 0xFFFF:
-        return struct.pack("!BBH", _FIN_TEXT, 126, n) + payload
-    return struct.pack("!BBQ", _FIN_TEXT, 127, n) + payload
+def _frame_builder(first_byte: int, doc: str) -> Callable[[bytes], bytes]:
+    """A builder of final, unmasked frames starting with ``first_byte``; a
+    closure rather than a shared helper so the hot path (a text frame per
+    message in naive mode) makes no extra call."""
+    def build(payload: bytes) -> bytes:
+        n = len(payload)
+        if n < 126:
+            return bytes((first_byte, n)) + payload
+        if n <= 0xFFFF:
+            return struct.pack("!BBH", first_byte, 126, n) + payload
+        return struct.pack("!BBQ", first_byte, 127, n) + payload
+    build.__doc__ = doc
+    return build
 
 
-def binary_frame(payload: bytes) -> bytes:
-    """One final, unmasked binary frame."""
-    n = len(payload)
-    if n < 126:
-        return bytes((_FIN_BINARY, n)) + payload
-    if n <= 0xFFFF:
-        return struct.pack("!BBH", _FIN_BINARY, 126, n) + payload
-    return struct.pack("!BBQ", _FIN_BINARY, 127, n) + payload
+text_frame = _frame_builder(_FIN_TEXT, "One final, unmasked text frame carrying ``payload`` (UTF-8 bytes).")
+binary_frame = _frame_builder(_FIN_BINARY, "One final, unmasked binary frame.")
 
 
 def close_frame(code: int, reason: str = "") -> bytes:
