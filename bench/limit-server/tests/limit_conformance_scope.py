@@ -59,12 +59,12 @@ DEVIATIONS = {
 
 
 def _key(nodeid, table):
-    """The entry of `table` naming this test or its class (module by file name: the suite may be
-    collected from any directory), or None."""
+    """The entry of `table` naming this test, its class or all its parameters (module by file name:
+    the suite may be collected from any directory), or None."""
     module, _, rest = nodeid.partition("::")
     name = module.rsplit("/", 1)[-1] + "::" + rest
     for key in table:
-        if name == key or name.startswith(key + "::"):
+        if name == key or name.startswith((key + "::", key + "[")):
             return key
     return None
 

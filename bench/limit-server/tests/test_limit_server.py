@@ -18,12 +18,12 @@ import time
 
 import pytest
 
-from conftest import ROOT
 from serverproc import ServerProcess
 from sockjs_client import GET
 from test_sockjs_protocol import new_session, ws_url
 from wsclient import ConnectionClosed, HandshakeFailed, WebSocket, mask_payload
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BIN = os.path.join(ROOT, "bench", "limit-server", "bin", "limit-server")
 MODES = {"fast": [], "naive": ["--naive"]}
 

@@ -10,8 +10,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
-
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "tests"))  # smoke_run.py
 

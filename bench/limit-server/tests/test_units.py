@@ -4,8 +4,8 @@ it: the C parts checked without a socket."""
 import os
 import subprocess
 
-from conftest import ROOT
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 HERE = os.path.join(ROOT, "bench", "limit-server")
 UNITS = ["buffers.c", "sockjs_frames.c", "ws_accept.c", "ws_frames.c"]
 
