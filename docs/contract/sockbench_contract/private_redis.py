@@ -82,8 +82,7 @@ class PrivateRedis:
         return self.proc.pid if self.proc else None
 
     def __enter__(self):
-        self.start()
-        return self
+        return self.start()
 
     def __exit__(self, *exc):
         self.stop()

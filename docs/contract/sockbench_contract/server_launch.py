@@ -44,14 +44,9 @@ class ServerProcess:
 
     def __init__(self, argv, cpus=(), log_path=None, ready_timeout_s=30.0, env=None):
         self.argv = ["taskset", "-c", ",".join(map(str, cpus))] + list(argv) if cpus else list(argv)
-        self.log_path = log_path
-        self.ready_timeout_s = ready_timeout_s
-        self.env = env
-        self.proc = None
-        self.ready_line = None
-        self.url = None
+        self.log_path, self.ready_timeout_s, self.env = log_path, ready_timeout_s, env
+        self.proc = self.ready_line = self.url = self._log = None
         self.fields = {}
-        self._log = None
         self._after_ready = b""   # stdout read past the READY line
         self._stopped = False
 
