@@ -117,8 +117,8 @@ def test_a_killed_worker_is_replaced_within_1_s_and_the_other_workers_sessions_n
             sender.send("m%d" % seq)
         status = wait_for_status(status_file, lambda s: len(s["worker_pids"]) == 2 and
                                  victim not in s["worker_pids"], RESTART_WITHIN_S + 5)
-        # The status file is rewritten when the new worker prints READY,
-        # which it does once it listens; by now it has long done so.
+        # The status file is rewritten when the new worker reports to the
+        # supervisor that it listens; by now it has long done so.
         replaced_after = os.stat(status_file).st_mtime
         for t in readers:
             t.join(SEND_S + 15)
