@@ -60,9 +60,9 @@ $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 
 # $(call py-test,VENV): unit and server-specific tests once (the scale-out
 # ones against a real redis-server, docs/contract/make.mk), then the
-# server-agnostic conformance suite (docs/contract/conformance) against this server once per usable
-# codec (codecs installed but refused print why), and once more in --naive
-# mode with the default codec. Every run happens even if
+# server-agnostic conformance suite (docs/contract/conformance) against this
+# server once per usable codec (codecs installed but refused print why), and
+# once more in --naive mode with the default codec. Every run happens even if
 # one fails; the status says whether any did.
 define py-test
 cd $(PY_DIR) && status=0 && \
