@@ -91,7 +91,8 @@ public final class FirehoseCommand implements Callable<Integer> {
                 System.err.printf("firehose: sender pid %d on CPUs %s, client pid %d on CPUs %s, %d I/O thread(s), %d msg/frame, %d-byte payloads%n",
                         sender.pid(), senderCpus.isBlank() ? "(not pinned)" : senderCpus, ProcessHandle.current().pid(),
                         cpus, threads, perFrame, payloadBytes);
-                try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), threads, 30_000_000_000L, 200)) {
+                try (Engine engine = Engine.builder(new Target(url, Transport.SOCKJS)).ioThreads(threads)
+                        .connectTimeoutNs(30_000_000_000L).connectConcurrency(200).start()) {
                     for (int n : connections) {
                         FirehoseCount.Result r = FirehoseCount.measure(engine, n, settleS, durationS, sender.pid());
                         rows.add(new Row(perFrame, r));

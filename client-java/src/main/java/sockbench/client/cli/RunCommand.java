@@ -157,8 +157,9 @@ public final class RunCommand implements Callable<Integer> {
         try {
             loadEngine = fleet.coordinating()
                     ? fleet.start(target, fleet.busRunId(runId), connection, validate, System.err)
-                    : LocalLoadEngine.forThisProcess(new Engine(target, threads, connection.connectTimeoutNs(),
-                            connection.connectConcurrency, connection.readCoalesceNs(), validate, sources));
+                    : LocalLoadEngine.forThisProcess(Engine.builder(target).ioThreads(threads)
+                            .connectTimeoutNs(connection.connectTimeoutNs()).connectConcurrency(connection.connectConcurrency)
+                            .readCoalesceNs(connection.readCoalesceNs()).validate(validate).sourceAddresses(sources).start());
         } catch (BusException e) {
             System.err.println("sockbench: " + e.getMessage());
             return 1;

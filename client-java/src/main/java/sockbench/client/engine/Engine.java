@@ -1,6 +1,7 @@
 package sockbench.client.engine;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,54 +22,101 @@ public final class Engine implements AutoCloseable {
     private final List<IoLoop> loops = new ArrayList<>();
     private final long originNs = System.nanoTime();
 
-    /**
-     * @param target            where to connect and with which transport
-     * @param ioThreads         number of I/O threads, ≥ 1
-     * @param connectTimeoutNs  per-connection limit for TCP connect + handshake (+ SockJS "o"), nanoseconds
-     * @param connectConcurrency connections being opened at once across all threads, ≥ 1 (protects the
-     *                          server's listen backlog from a SYN flood)
-     */
-    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency) throws IOException {
-        this(target, ioThreads, connectTimeoutNs, connectConcurrency, DEFAULT_READ_COALESCE_NS);
-    }
-
     /** Default pause after a busy I/O round: 100 µs (see {@link IoLoop}). */
     public static final long DEFAULT_READ_COALESCE_NS = 100_000;
 
-    /**
-     * @param readCoalesceNs after a round that found data, wait this long before the next epoll/read
-     *                       round so reads carry many frames, nanoseconds, 0..10,000,000 (0 = never wait)
-     */
-    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs)
-            throws IOException {
-        this(target, ioThreads, connectTimeoutNs, connectConcurrency, readCoalesceNs, false);
+    /** Settings for an engine on {@code target}, each set by name; {@link Builder#start} opens the I/O threads. */
+    public static Builder builder(Target target) {
+        return new Builder(target);
     }
 
-    /**
-     * @param validate check every received websocket message fully: strict UTF-8 and (SockJS) the whole
-     *                 frame grammar with escapes; a protocol error closes the connection. A debug mode:
-     *                 it costs a String per frame, which the normal receive path avoids.
-     */
-    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs,
-                  boolean validate) throws IOException {
-        this(target, ioThreads, connectTimeoutNs, connectConcurrency, readCoalesceNs, validate, List.of());
-    }
-
-    /**
-     * @param sourceAddresses local addresses to bind connections to, client i to address i mod size
-     *                        (one address has only ~28,000 ephemeral ports towards one server port);
-     *                        empty = let the kernel choose, as a plain connect does
-     */
-    public Engine(Target target, int ioThreads, long connectTimeoutNs, int connectConcurrency, long readCoalesceNs,
-                  boolean validate, List<java.net.InetAddress> sourceAddresses) throws IOException {
-        if (ioThreads < 1) {
+    private Engine(Builder b) throws IOException {
+        if (b.ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1");
         }
-        int perLoop = Math.max(1, connectConcurrency / ioThreads);
-        for (int i = 0; i < ioThreads; i++) {
-            loops.add(new IoLoop(i, target, originNs, connectTimeoutNs, perLoop, readCoalesceNs, validate, sourceAddresses));
+        if (b.connectTimeoutNs <= 0 || b.connectConcurrency < 1) {
+            throw new IllegalArgumentException("connect timeout must be > 0 and connect concurrency >= 1");
+        }
+        int perLoop = Math.max(1, b.connectConcurrency / b.ioThreads);
+        for (int i = 0; i < b.ioThreads; i++) {
+            loops.add(new IoLoop(i, b.target, originNs, b.connectTimeoutNs, perLoop, b.readCoalesceNs, b.validate,
+                    b.sourceAddresses));
         }
         loops.forEach(IoLoop::start);
+    }
+
+    /**
+     * What an engine needs: the I/O threads, connect timeout and connect concurrency are required
+     * (left unset they fail {@link #start}); read coalescing, validation and source addresses have
+     * defaults.
+     */
+    public static final class Builder {
+        private final Target target;
+        private int ioThreads;
+        private long connectTimeoutNs;
+        private int connectConcurrency;
+        private long readCoalesceNs = DEFAULT_READ_COALESCE_NS;
+        private boolean validate;
+        private List<InetAddress> sourceAddresses = List.of();
+
+        private Builder(Target target) {
+            this.target = target;
+        }
+
+        /** Number of I/O threads, ≥ 1. */
+        public Builder ioThreads(int n) {
+            this.ioThreads = n;
+            return this;
+        }
+
+        /** Per-connection limit for TCP connect + handshake (+ SockJS "o"), nanoseconds, &gt; 0. */
+        public Builder connectTimeoutNs(long ns) {
+            this.connectTimeoutNs = ns;
+            return this;
+        }
+
+        /**
+         * Connections being opened at once across all threads, ≥ 1 (protects the server's listen
+         * backlog from a SYN flood).
+         */
+        public Builder connectConcurrency(int n) {
+            this.connectConcurrency = n;
+            return this;
+        }
+
+        /**
+         * After a round that found data, wait this long before the next epoll/read round so reads
+         * carry many frames, nanoseconds, 0..10,000,000 (0 = never wait). Default 100 µs.
+         */
+        public Builder readCoalesceNs(long ns) {
+            this.readCoalesceNs = ns;
+            return this;
+        }
+
+        /**
+         * Check every received websocket message fully: strict UTF-8 and (SockJS) the whole frame
+         * grammar with escapes; a protocol error closes the connection. A debug mode: it costs a
+         * String per frame, which the normal receive path avoids. Default off.
+         */
+        public Builder validate(boolean on) {
+            this.validate = on;
+            return this;
+        }
+
+        /**
+         * Local addresses to bind connections to, client i to address i mod size (one address has
+         * only ~28,000 ephemeral ports towards one server port); empty (the default) = let the kernel
+         * choose, as a plain connect does.
+         */
+        public Builder sourceAddresses(List<InetAddress> addresses) {
+            this.sourceAddresses = List.copyOf(addresses);
+            return this;
+        }
+
+        /** Starts the I/O threads. */
+        public Engine start() throws IOException {
+            return new Engine(this);
+        }
     }
 
     public int ioThreads() {

@@ -143,9 +143,11 @@ public final class Agent {
     private LocalLoadEngine engineFor(Map<String, String> c) throws IOException {
         Target target = new Target(c.get("url"), Transport.valueOf(c.get("transport").toUpperCase(Locale.ROOT)));
         boundTo = SourceAddresses.parse(sourceAddresses, target);
-        Engine engine = new Engine(target, ioThreads, Long.parseLong(c.get("connect_timeout_ns")),
-                Integer.parseInt(c.get("connect_concurrency")), Long.parseLong(c.get("read_coalesce_ns")),
-                Boolean.parseBoolean(c.get("validate")), boundTo);
+        Engine engine = Engine.builder(target).ioThreads(ioThreads)
+                .connectTimeoutNs(Long.parseLong(c.get("connect_timeout_ns")))
+                .connectConcurrency(Integer.parseInt(c.get("connect_concurrency")))
+                .readCoalesceNs(Long.parseLong(c.get("read_coalesce_ns")))
+                .validate(Boolean.parseBoolean(c.get("validate"))).sourceAddresses(boundTo).start();
         return new LocalLoadEngine(engine, id, host, cpus);
     }
 

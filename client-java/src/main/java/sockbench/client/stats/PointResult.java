@@ -51,20 +51,6 @@ public record PointResult(double targetRate, double durationS, long sent, double
         okStrict = okStrict && agentLost == null;
     }
 
-    /** A point measured by one process (no agents). */
-    public PointResult(double targetRate, double durationS, long sent, double sentPerS,
-                       long received, double receivedPerS, long expectedReceived, long lost,
-                       long connectionErrors, LatencySummary rtt, LatencySummary rttUncorrected,
-                       double clientCpuPct, Double serverCpuPct, Long serverRssBytes,
-                       PointState state, List<String> clientBoundReasons, long outOfOrder,
-                       Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
-                       Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct) {
-        this(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors,
-                rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder,
-                phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct,
-                List.of(), null);
-    }
-
     /**
      * True when the state is ok (mean corrected RTT below the ok threshold) and every agent answered
      * (a point missing an agent's share cannot stand for the server's capacity).
@@ -76,5 +62,183 @@ public record PointResult(double targetRate, double durationS, long sent, double
     /** True when the client could not keep up, so the point measures the client, not the server. */
     public boolean clientBound() {
         return !clientBoundReasons.isEmpty();
+    }
+
+    /** A point with every field set by name (27 positional values are too easy to swap); unset: 0, null or empty. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Named steps for {@link PointResult}; the field meanings are the record's. */
+    public static final class Builder {
+        private double targetRate;
+        private double durationS;
+        private long sent;
+        private double sentPerS;
+        private long received;
+        private double receivedPerS;
+        private long expectedReceived;
+        private long lost;
+        private long connectionErrors;
+        private LatencySummary rtt;
+        private LatencySummary rttUncorrected;
+        private double clientCpuPct;
+        private Double serverCpuPct;
+        private Long serverRssBytes;
+        private PointState state;
+        private List<String> clientBoundReasons = List.of();
+        private long outOfOrder;
+        private Phase phase;
+        private int order;
+        private Double deliveredPct;
+        private Double rttFirstHalfMeanMs;
+        private Double rttSecondHalfMeanMs;
+        private boolean backlogGrowing;
+        private boolean okStrict;
+        private Double stealPct;
+        private List<AgentPointResult> agents = List.of();
+        private String agentLost;
+
+        private Builder() {
+        }
+
+        public Builder targetRate(double value) {
+            this.targetRate = value;
+            return this;
+        }
+
+        public Builder durationS(double value) {
+            this.durationS = value;
+            return this;
+        }
+
+        public Builder sent(long value) {
+            this.sent = value;
+            return this;
+        }
+
+        public Builder sentPerS(double value) {
+            this.sentPerS = value;
+            return this;
+        }
+
+        public Builder received(long value) {
+            this.received = value;
+            return this;
+        }
+
+        public Builder receivedPerS(double value) {
+            this.receivedPerS = value;
+            return this;
+        }
+
+        public Builder expectedReceived(long value) {
+            this.expectedReceived = value;
+            return this;
+        }
+
+        public Builder lost(long value) {
+            this.lost = value;
+            return this;
+        }
+
+        public Builder connectionErrors(long value) {
+            this.connectionErrors = value;
+            return this;
+        }
+
+        public Builder rtt(LatencySummary value) {
+            this.rtt = value;
+            return this;
+        }
+
+        public Builder rttUncorrected(LatencySummary value) {
+            this.rttUncorrected = value;
+            return this;
+        }
+
+        public Builder clientCpuPct(double value) {
+            this.clientCpuPct = value;
+            return this;
+        }
+
+        public Builder serverCpuPct(Double value) {
+            this.serverCpuPct = value;
+            return this;
+        }
+
+        public Builder serverRssBytes(Long value) {
+            this.serverRssBytes = value;
+            return this;
+        }
+
+        public Builder state(PointState value) {
+            this.state = value;
+            return this;
+        }
+
+        public Builder clientBoundReasons(List<String> value) {
+            this.clientBoundReasons = value;
+            return this;
+        }
+
+        public Builder outOfOrder(long value) {
+            this.outOfOrder = value;
+            return this;
+        }
+
+        public Builder phase(Phase value) {
+            this.phase = value;
+            return this;
+        }
+
+        public Builder order(int value) {
+            this.order = value;
+            return this;
+        }
+
+        public Builder deliveredPct(Double value) {
+            this.deliveredPct = value;
+            return this;
+        }
+
+        public Builder rttFirstHalfMeanMs(Double value) {
+            this.rttFirstHalfMeanMs = value;
+            return this;
+        }
+
+        public Builder rttSecondHalfMeanMs(Double value) {
+            this.rttSecondHalfMeanMs = value;
+            return this;
+        }
+
+        public Builder backlogGrowing(boolean value) {
+            this.backlogGrowing = value;
+            return this;
+        }
+
+        public Builder okStrict(boolean value) {
+            this.okStrict = value;
+            return this;
+        }
+
+        public Builder stealPct(Double value) {
+            this.stealPct = value;
+            return this;
+        }
+
+        public Builder agents(List<AgentPointResult> value) {
+            this.agents = value;
+            return this;
+        }
+
+        public Builder agentLost(String value) {
+            this.agentLost = value;
+            return this;
+        }
+
+        public PointResult build() {
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost);
+        }
     }
 }

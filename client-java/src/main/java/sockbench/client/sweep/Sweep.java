@@ -238,10 +238,17 @@ public final class Sweep {
         sleepNs(windowEndNs + (long) (plan.settleS() * 1e9) - System.nanoTime());
         // Only the fleet's per-agent parts are recorded: one process is the point itself.
         List<AgentPointResult> recorded = engine.agentsStatus().isEmpty() ? List.of() : agents;
-        return new PointResult(rate, duration, sent, sentPerS, received, received / duration,
-                expected, lost, connectionsLost, rtt, rttUncorrected, clientCpu, serverCpu, serverRss,
-                state, reasons, c.get(Count.OUT_OF_ORDER), phase, order, delivered, firstHalf, secondHalf,
-                backlog, strict, stealPct, recorded, m.agentLost());
+        return PointResult.builder()
+                .targetRate(rate).durationS(duration).sent(sent).sentPerS(sentPerS)
+                .received(received).receivedPerS(received / duration).expectedReceived(expected).lost(lost)
+                .connectionErrors(connectionsLost).rtt(rtt).rttUncorrected(rttUncorrected)
+                .clientCpuPct(clientCpu).serverCpuPct(serverCpu).serverRssBytes(serverRss)
+                .state(state).clientBoundReasons(reasons).outOfOrder(c.get(Count.OUT_OF_ORDER))
+                .phase(phase).order(order).deliveredPct(delivered)
+                .rttFirstHalfMeanMs(firstHalf).rttSecondHalfMeanMs(secondHalf)
+                .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
+                .agents(recorded).agentLost(m.agentLost())
+                .build();
     }
 
     private static double rate(PointResult p) {

@@ -21,8 +21,8 @@ class ValidateModeTest {
 
     static int openAfterBadFrame(boolean validate, long[] malformed) throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0);
-             Engine engine = new Engine(new Target(server.url(), Transport.SOCKJS), 1, 5_000_000_000L, 10,
-                     Engine.DEFAULT_READ_COALESCE_NS, validate)) {
+             Engine engine = Engine.builder(new Target(server.url(), Transport.SOCKJS)).ioThreads(1)
+                     .connectTimeoutNs(5_000_000_000L).connectConcurrency(10).validate(validate).start()) {
             assertEquals(2, engine.open(2, 5_000_000_000L).connected());
             long now = System.nanoTime();
             engine.start(clients -> PointSchedule.countOnly(clients, now, now + 10_000_000_000L, 1));

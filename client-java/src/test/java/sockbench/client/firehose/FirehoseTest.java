@@ -40,7 +40,8 @@ class FirehoseTest {
             t.setDaemon(true);
             t.start();
             String url = "http://127.0.0.1:" + sender.port() + "/broadcast";
-            try (Engine engine = new Engine(new Target(url, Transport.SOCKJS), 1, 5_000_000_000L, 10)) {
+            try (Engine engine = Engine.builder(new Target(url, Transport.SOCKJS)).ioThreads(1)
+                    .connectTimeoutNs(5_000_000_000L).connectConcurrency(10).start()) {
                 FirehoseCount.Result r = FirehoseCount.measure(engine, 10, 0.2, 0.5, -1);
                 assertEquals(10, r.connected());
                 assertEquals(0, r.malformed());

@@ -87,7 +87,8 @@ class ResultWritersTest {
         List<LevelResult> levels;
         long pid = ProcessHandle.current().pid(); // the in-process server lives in this JVM
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0);
-             Engine engine = new Engine(new Target(server.url(), Transport.SOCKJS), 1, 5_000_000_000L, 10);
+             Engine engine = Engine.builder(new Target(server.url(), Transport.SOCKJS)).ioThreads(1)
+                     .connectTimeoutNs(5_000_000_000L).connectConcurrency(10).start();
              ProcessSampler sampler = new ProcessSampler(Long.toString(pid), 50)) {
             levels = new Sweep(LocalLoadEngine.forThisProcess(engine), settings, sampler, new Progress(System.err), warnings, l -> { }).run();
         }
@@ -108,8 +109,8 @@ class ResultWritersTest {
 
     static PointResult emptyPoint() {
         LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
-        return new PointResult(1, 3, 0, 0, 0, 0, 0, 0, 0, none, none, 1.5, null, null,
-                PointState.OK, List.of("send_rate"), 0, Phase.RAMP, 0, null, null, null, false, false, null);
+        return PointResult.builder().targetRate(1).durationS(3).rtt(none).rttUncorrected(none).clientCpuPct(1.5)
+                .state(PointState.OK).clientBoundReasons(List.of("send_rate")).phase(Phase.RAMP).build();
     }
 
     static PointResult point(double rate, long samples, double meanMs) {
@@ -118,9 +119,11 @@ class ResultWritersTest {
             h.recordValue((long) (meanMs * 1000));
         }
         LatencySummary l = LatencySummary.of(h);
-        return new PointResult(rate, 3, samples, samples / 3.0, samples * 25, samples * 25 / 3.0, samples * 25, 0, 0,
-                l, l, 20, 55.5, 123456789L, PointState.OK, List.of(), 0, Phase.REFINE, 2, 100.0, meanMs, meanMs,
-                false, true, 0.4);
+        return PointResult.builder().targetRate(rate).durationS(3).sent(samples).sentPerS(samples / 3.0)
+                .received(samples * 25).receivedPerS(samples * 25 / 3.0).expectedReceived(samples * 25)
+                .rtt(l).rttUncorrected(l).clientCpuPct(20).serverCpuPct(55.5).serverRssBytes(123456789L)
+                .state(PointState.OK).phase(Phase.REFINE).order(2).deliveredPct(100.0)
+                .rttFirstHalfMeanMs(meanMs).rttSecondHalfMeanMs(meanMs).okStrict(true).stealPct(0.4).build();
     }
 
     @Test

@@ -69,9 +69,11 @@ class StatsTest {
     }
 
     static PointResult point(double rate, double received, PointState state, boolean clientBound) {
-        return new PointResult(rate, 3, (long) (rate * 3), rate, (long) (received * 3), received, 0, 0, 0,
-                withMean(5), withMean(4), 10, null, null, state, clientBound ? List.of("client_cpu") : List.of(), 0,
-                Phase.RAMP, 0, 100.0, 5.0, 5.0, false, state == PointState.OK && !clientBound, null);
+        return PointResult.builder().targetRate(rate).durationS(3).sent((long) (rate * 3)).sentPerS(rate)
+                .received((long) (received * 3)).receivedPerS(received).rtt(withMean(5)).rttUncorrected(withMean(4))
+                .clientCpuPct(10).state(state).clientBoundReasons(clientBound ? List.of("client_cpu") : List.of())
+                .phase(Phase.RAMP).deliveredPct(100.0).rttFirstHalfMeanMs(5.0).rttSecondHalfMeanMs(5.0)
+                .okStrict(state == PointState.OK && !clientBound).build();
     }
 
     @Test

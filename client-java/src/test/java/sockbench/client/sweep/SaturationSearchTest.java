@@ -26,9 +26,10 @@ class SaturationSearchTest {
 
     static PointResult point(double rate, PointState state, Phase phase) {
         LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
-        return new PointResult(rate, 1, (long) rate, rate, (long) rate * 10, rate * 10, (long) rate * 10, 0, 0,
-                none, none, 10, null, null, state, List.of(), 0, phase, 0, 100.0, null, null, false,
-                state == PointState.OK, null);
+        return PointResult.builder().targetRate(rate).durationS(1).sent((long) rate).sentPerS(rate)
+                .received((long) rate * 10).receivedPerS(rate * 10).expectedReceived((long) rate * 10)
+                .rtt(none).rttUncorrected(none).clientCpuPct(10).state(state).phase(phase).deliveredPct(100.0)
+                .okStrict(state == PointState.OK).build();
     }
 
     /** Runs a whole level against {@code ok}: a rate is ok when it returns true. */
@@ -206,8 +207,11 @@ class SaturationSearchTest {
         pts.add(point(200, PointState.OK, Phase.RAMP));
         LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());
         // ok by mean but backlog growing: not strict
-        pts.add(new PointResult(300, 1, 300, 300, 3000, 3000, 3000, 0, 0, none, none, 10, null, null, PointState.OK,
-                List.of(), 0, Phase.REFINE, 3, 100.0, 10.0, 90.0, true, false, 0.1));
+        pts.add(PointResult.builder().targetRate(300).durationS(1).sent(300).sentPerS(300)
+                .received(3000).receivedPerS(3000).expectedReceived(3000).rtt(none).rttUncorrected(none)
+                .clientCpuPct(10).state(PointState.OK).phase(Phase.REFINE).order(3).deliveredPct(100.0)
+                .rttFirstHalfMeanMs(10.0).rttSecondHalfMeanMs(90.0).backlogGrowing(true).okStrict(false).stealPct(0.1)
+                .build());
         pts.add(point(400, PointState.SATURATED, Phase.RAMP));
         assertEquals(300, SaturationPoint.of(pts).targetRate());
         assertEquals(400, SaturationPoint.of(pts).upperTargetRate());

@@ -33,7 +33,8 @@ class SweepIntegrationTest {
 
     static List<LevelResult> run(String url, Transport transport, SweepSettings settings, List<String> warnings)
             throws Exception {
-        try (Engine engine = new Engine(new Target(url, transport), 2, 5_000_000_000L, 50)) {
+        try (Engine engine = Engine.builder(new Target(url, transport)).ioThreads(2).connectTimeoutNs(5_000_000_000L)
+                .connectConcurrency(50).start()) {
             return new Sweep(LocalLoadEngine.forThisProcess(engine), settings, null, new Progress(System.err), warnings, l -> { }).run();
         }
     }
@@ -227,8 +228,8 @@ class SweepIntegrationTest {
             SweepSettings settings = new SweepSettings(smallSweep(List.of(3)).plan(), Thresholds.DEFAULT, 1, 64, 2);
             long t0 = System.nanoTime();
             List<LevelResult> levels;
-            try (Engine engine = new Engine(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
-                    Transport.SOCKJS), 1, 1_000_000_000L, 10)) {
+            try (Engine engine = Engine.builder(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
+                    Transport.SOCKJS)).ioThreads(1).connectTimeoutNs(1_000_000_000L).connectConcurrency(10).start()) {
                 levels = new Sweep(LocalLoadEngine.forThisProcess(engine), settings, null, new Progress(System.err), new ArrayList<>(), l -> { }).run();
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -244,8 +245,8 @@ class SweepIntegrationTest {
     void aLevelThatCannotFinishOpeningGivesUpOnTheRest() throws Exception {
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
                 java.net.InetAddress.getByName("127.0.0.1"));
-             Engine engine = new Engine(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
-                     Transport.SOCKJS), 2, 30_000_000_000L, 2)) {
+             Engine engine = Engine.builder(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
+                     Transport.SOCKJS)).ioThreads(2).connectTimeoutNs(30_000_000_000L).connectConcurrency(2).start()) {
             long t0 = System.nanoTime();
             var progress = engine.open(6, 300_000_000L); // overall limit 0.3 s, per connection 30 s
             double seconds = (System.nanoTime() - t0) / 1e9;
