@@ -26,12 +26,6 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
                         double startRate, double stepS, double settleS, double warmupS, double maxRate,
                         Double nextLevelStartFraction) {
 
-    /** A plan whose levels all start at {@code startRate}. */
-    public SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,
-                     double startRate, double stepS, double settleS, double warmupS, double maxRate) {
-        this(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate, null);
-    }
-
     public SweepPlan {
         Objects.requireNonNull(profile);
         levels = List.copyOf(levels);

@@ -81,7 +81,8 @@ class ResultWritersTest {
     @Test
     @Timeout(60)
     void aRealSweepWritesAValidResult() throws Exception {
-        SweepPlan plan = new SweepPlan("smoke", List.of(2, 3), Ramp.GEOMETRIC, 2, 20, 0.4, 0.1, 0.1, 40);
+        SweepPlan plan = SweepPlan.builder("smoke").levels(List.of(2, 3)).geometric(2)
+                .startRate(20).stepS(0.4).settleS(0.1).warmupS(0.1).maxRate(40).build();
         SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
         List<String> warnings = new ArrayList<>();
         List<LevelResult> levels;

@@ -97,14 +97,19 @@ class SweepPlanTest {
     @Test
     void invalidPlansAreRejected() {
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(), Ramp.GEOMETRIC, 2, 1, 1, 1, 1, 10));
+                () -> SweepPlan.builder("x").levels(List.of()).geometric(2)
+                        .startRate(1).stepS(1).settleS(1).warmupS(1).maxRate(10).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(0), Ramp.GEOMETRIC, 2, 1, 1, 1, 1, 10));
+                () -> SweepPlan.builder("x").levels(List.of(0)).geometric(2)
+                        .startRate(1).stepS(1).settleS(1).warmupS(1).maxRate(10).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 1.0, 1, 1, 1, 1, 10));
+                () -> SweepPlan.builder("x").levels(List.of(1)).geometric(1.0)
+                        .startRate(1).stepS(1).settleS(1).warmupS(1).maxRate(10).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 2, 100, 1, 1, 1, 10));
+                () -> SweepPlan.builder("x").levels(List.of(1)).geometric(2)
+                        .startRate(100).stepS(1).settleS(1).warmupS(1).maxRate(10).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.ADDITIVE, 0, 1, 0, 1, 1, 10));
+                () -> SweepPlan.builder("x").levels(List.of(1)).ramp(Ramp.ADDITIVE).rateFactor(0)
+                        .startRate(1).stepS(0).settleS(1).warmupS(1).maxRate(10).build());
     }
 }

@@ -14,8 +14,8 @@ import sockbench.client.plan.SweepPlan;
 /** Where a level's ramp starts: the adaptive rule, its clamps, given rates and their parsing. */
 class LevelStartTest {
 
-    static final SweepPlan PLAN = new SweepPlan("custom", List.of(25, 100, 1000), Ramp.GEOMETRIC, 2, 10, 1, 0, 0,
-            100_000, 0.25);
+    static final SweepPlan PLAN = SweepPlan.builder("custom").levels(List.of(25, 100, 1000)).geometric(2)
+            .startRate(10).stepS(1).settleS(0).warmupS(0).maxRate(100_000).nextLevelStartFraction(0.25).build();
 
     @Test
     void aLevelStartsAtTheFractionOfThePreviousKneeDividedByItsConcurrency() {
@@ -75,10 +75,13 @@ class LevelStartTest {
     @Test
     void theFractionNeedsTheGeometricRampAndARangeOfZeroToOne() {
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.ADDITIVE, 0, 1, 1, 0, 0, 10, 0.25));
+                () -> SweepPlan.builder("x").levels(List.of(1)).ramp(Ramp.ADDITIVE).rateFactor(0)
+                        .startRate(1).stepS(1).settleS(0).warmupS(0).maxRate(10).nextLevelStartFraction(0.25).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 2, 1, 1, 0, 0, 10, 0.0));
+                () -> SweepPlan.builder("x").levels(List.of(1)).geometric(2)
+                        .startRate(1).stepS(1).settleS(0).warmupS(0).maxRate(10).nextLevelStartFraction(0.0).build());
         assertThrows(IllegalArgumentException.class,
-                () -> new SweepPlan("x", List.of(1), Ramp.GEOMETRIC, 2, 1, 1, 0, 0, 10, 1.5));
+                () -> SweepPlan.builder("x").levels(List.of(1)).geometric(2)
+                        .startRate(1).stepS(1).settleS(0).warmupS(0).maxRate(10).nextLevelStartFraction(1.5).build());
     }
 }

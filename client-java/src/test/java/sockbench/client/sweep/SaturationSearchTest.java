@@ -22,7 +22,8 @@ import sockbench.client.stats.SearchRules;
 /** The confirm/refine rules, driven by a model server whose capacity is known. */
 class SaturationSearchTest {
 
-    static final SweepPlan PLAN = new SweepPlan("custom", List.of(10), Ramp.GEOMETRIC, 2.0, 100, 1, 0, 0, 1e6);
+    static final SweepPlan PLAN = SweepPlan.builder("custom").levels(List.of(10)).geometric(2.0)
+            .startRate(100).stepS(1).settleS(0).warmupS(0).maxRate(1e6).build();
 
     static PointResult point(double rate, PointState state, Phase phase) {
         LatencySummary none = LatencySummary.of(LatencySummary.newHistogram());

@@ -27,7 +27,8 @@ class SweepIntegrationTest {
 
     /** A tiny sweep: levels 3 and 5, rates 20, 40, 80 msg/s, 0.5 s windows. */
     static SweepSettings smallSweep(List<Integer> levels) {
-        SweepPlan plan = new SweepPlan("custom", levels, Ramp.GEOMETRIC, 2, 20, 0.5, 0.1, 0.2, 80);
+        SweepPlan plan = SweepPlan.builder("custom").levels(levels).geometric(2)
+                .startRate(20).stepS(0.5).settleS(0.1).warmupS(0.2).maxRate(80).build();
         return new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, Runtime.getRuntime().availableProcessors());
     }
 
@@ -107,7 +108,8 @@ class SweepIntegrationTest {
     @Timeout(60)
     void recordedLatencyIncludesTheServersDelay() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(250)) {
-            SweepPlan plan = new SweepPlan("custom", List.of(2), Ramp.GEOMETRIC, 2, 10, 1.0, 0.1, 0.2, 10);
+            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
+                    .startRate(10).stepS(1.0).settleS(0.1).warmupS(0.2).maxRate(10).build();
             SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             PointResult p = levels.get(0).points().get(0);
@@ -125,8 +127,9 @@ class SweepIntegrationTest {
     void messagesThatNeverComeBackOverloadThePointAndEndTheLevel() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             server.dropAll();
-            SweepPlan plan = new SweepPlan("custom", List.of(2), Ramp.GEOMETRIC, 2, 10, 0.5, 0.1, 0.1, 1000);
-            Thresholds t = new Thresholds(200, 1500, 1000, 0.95, 0.9);
+            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
+                    .startRate(10).stepS(0.5).settleS(0.1).warmupS(0.1).maxRate(1000).build();
+            Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
             SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             LevelResult l = levels.get(0);
@@ -145,7 +148,8 @@ class SweepIntegrationTest {
     @Timeout(60)
     void aConnectionLostDuringAPointOverloadsIt() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
-            SweepPlan plan = new SweepPlan("custom", List.of(3), Ramp.GEOMETRIC, 2, 20, 1.5, 0.1, 0.2, 1000);
+            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
+                    .startRate(20).stepS(1.5).settleS(0.1).warmupS(0.2).maxRate(1000).build();
             SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
             Thread closer = new Thread(() -> {
                 try {
@@ -178,7 +182,8 @@ class SweepIntegrationTest {
     void connectionsLostBetweenPointsAreChargedToTheNextPoint() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // window ~0.3-0.8 s after the level opens, then a 1.5 s settle: the server closes in between.
-            SweepPlan plan = new SweepPlan("custom", List.of(3), Ramp.GEOMETRIC, 2, 20, 0.5, 1.5, 0.2, 1000);
+            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
+                    .startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(1000).build();
             SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
             Thread closer = new Thread(() -> {
                 try {
@@ -208,8 +213,9 @@ class SweepIntegrationTest {
     void aPointIsClientBoundWhenTheClientCannotKeepItsSchedule() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // One connection asked to send 5 million messages/s: no client can; it must say so.
-            SweepPlan plan = new SweepPlan("custom", List.of(1), Ramp.GEOMETRIC, 2, 5_000_000, 0.3, 0.1, 0, 5_000_000);
-            Thresholds t = new Thresholds(200, 1500, 1000, 0.95, 0.9);
+            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(1)).geometric(2)
+                    .startRate(5_000_000).stepS(0.3).settleS(0.1).warmupS(0).maxRate(5_000_000).build();
+            Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
             SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             PointResult p = levels.get(0).points().get(0);
