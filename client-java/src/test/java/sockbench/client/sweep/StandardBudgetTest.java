@@ -17,7 +17,7 @@ import sockbench.client.stats.SaturationPoint;
 import sockbench.client.stats.SearchRules;
 
 /**
- * The time budget of issue 16: the matrix (8 servers × 3 repetitions, PROFILE=standard) in 90 min,
+ * The time budget of the runner's matrix (8 servers × 3 repetitions, PROFILE=standard) in 90 min,
  * i.e. about 3.5 min per server run including the server's start and warm-up. Walks the real
  * search ({@link SaturationSearch}, {@link LevelStart}) against model servers whose received/s
  * capacity is known, and adds up the time a run takes with costs measured on this machine:
@@ -78,10 +78,14 @@ class StandardBudgetTest {
         return new Run(seconds, sat, points);
     }
 
-    /** Repetitions 2..3 as the runner (bench/) runs them: each level from half of repetition 1's saturation rate. */
+    /**
+     * Repetitions 2..3 as the runner (bench/) runs them: each level from the profile's
+     * later_repetition_start_fraction of repetition 1's saturation rate.
+     */
     static Map<Integer, Double> repetitionStarts(Run first) {
+        double fraction = Profile.STANDARD.laterRepetitionStartFraction();
         Map<Integer, Double> out = new HashMap<>();
-        first.saturationTargets().forEach((n, t) -> out.put(n, Math.max(PLAN.startRate(), 0.5 * t)));
+        first.saturationTargets().forEach((n, t) -> out.put(n, Math.max(PLAN.startRate(), fraction * t)));
         return out;
     }
 
