@@ -136,8 +136,9 @@ public final class RunCommand implements Callable<Integer> {
         List<InetAddress> sources = Usage.parse(spec, "--source-addresses", () -> SourceAddresses.parse(sourceAddresses, target));
         fleet.check(spec);
         int threads = connection.ioThreads.resolve(spec, cores);
-        SweepSettings settings = new SweepSettings(sweepPlan, limits, connection.connectTimeoutS, connection.payloadBytes,
-                cores, search.search(spec, base), startRates);
+        SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
+                .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payloadBytes).clientCores(cores)
+                .search(search.search(spec, base)).levelStartRates(startRates).build();
 
         ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());

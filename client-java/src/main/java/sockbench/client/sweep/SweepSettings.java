@@ -22,17 +22,63 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
                             Map<Integer, Double> levelStartRates) {
 
     public SweepSettings {
+        if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
+            throw new IllegalArgumentException("connect timeout must be > 0, payload bytes and client cores >= 1");
+        }
         levelStartRates = Map.copyOf(levelStartRates);
     }
 
-    /** Settings without given level start rates. */
-    public SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS, int payloadBytes,
-                         int clientCores, SearchRules search) {
-        this(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, Map.of());
+    /** Settings for {@code plan}, each set by name; thresholds and search rules default to theirs, start rates to none. */
+    public static Builder builder(SweepPlan plan) {
+        return new Builder(plan);
     }
 
-    /** Settings with the default search rules. */
-    public SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS, int payloadBytes, int clientCores) {
-        this(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, SearchRules.DEFAULT);
+    /** Named steps for {@link SweepSettings}; connect timeout, payload size and client cores must be set. */
+    public static final class Builder {
+        private final SweepPlan plan;
+        private Thresholds thresholds = Thresholds.DEFAULT;
+        private double connectTimeoutS = Double.NaN;
+        private int payloadBytes;
+        private int clientCores;
+        private SearchRules search = SearchRules.DEFAULT;
+        private Map<Integer, Double> levelStartRates = Map.of();
+
+        private Builder(SweepPlan plan) {
+            this.plan = plan;
+        }
+
+        public Builder thresholds(Thresholds t) {
+            this.thresholds = t;
+            return this;
+        }
+
+        public Builder connectTimeoutS(double seconds) {
+            this.connectTimeoutS = seconds;
+            return this;
+        }
+
+        public Builder payloadBytes(int bytes) {
+            this.payloadBytes = bytes;
+            return this;
+        }
+
+        public Builder clientCores(int cores) {
+            this.clientCores = cores;
+            return this;
+        }
+
+        public Builder search(SearchRules rules) {
+            this.search = rules;
+            return this;
+        }
+
+        public Builder levelStartRates(Map<Integer, Double> rates) {
+            this.levelStartRates = rates;
+            return this;
+        }
+
+        public SweepSettings build() {
+            return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates);
+        }
     }
 }

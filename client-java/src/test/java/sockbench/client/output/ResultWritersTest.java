@@ -83,7 +83,8 @@ class ResultWritersTest {
     void aRealSweepWritesAValidResult() throws Exception {
         SweepPlan plan = SweepPlan.builder("smoke").levels(List.of(2, 3)).geometric(2)
                 .startRate(20).stepS(0.4).settleS(0.1).warmupS(0.1).maxRate(40).build();
-        SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+        SweepSettings settings = SweepSettings.builder(plan)
+                .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
         List<String> warnings = new ArrayList<>();
         List<LevelResult> levels;
         long pid = ProcessHandle.current().pid(); // the in-process server lives in this JVM
@@ -129,7 +130,8 @@ class ResultWritersTest {
 
     @Test
     void nullsWhereNothingWasMeasuredAreValid() throws Exception {
-        SweepSettings settings = new SweepSettings(Profile.LEGACY.plan(), Thresholds.DEFAULT, 10, 64, 1);
+        SweepSettings settings = SweepSettings.builder(Profile.LEGACY.plan())
+                .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         List<LevelResult> levels = List.of(
                 new LevelResult(25, 25, 0, 0.2, List.of(emptyPoint()), null, null, "aborted"),
                 new LevelResult(50, 0, 50, 10.0, List.of(), null, null, "connect_failed"));
@@ -149,7 +151,8 @@ class ResultWritersTest {
 
     @Test
     void theSchemaCatchesABrokenResult() throws Exception {
-        SweepSettings settings = new SweepSettings(Profile.SMOKE.plan(), Thresholds.DEFAULT, 10, 64, 1);
+        SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
+                .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         String text = json(result(settings, List.of(), null, List.of(), List.of()));
         String broken = text.replace("\"schema\" : \"sockbench.result/3\"", "\"schema\" : \"other\"");
         assertTrue(!broken.equals(text) && !validate(broken).isEmpty(), "validation must be able to fail");
@@ -157,7 +160,8 @@ class ResultWritersTest {
 
     @Test
     void legacyCsvAndFlot(@TempDir Path dir) throws Exception {
-        SweepSettings settings = new SweepSettings(Profile.SMOKE.plan(), Thresholds.DEFAULT, 10, 64, 1);
+        SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
+                .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         List<PointResult> points = List.of(point(20, 60, 2.5), point(40, 120, 3));
         List<LevelResult> levels = List.of(new LevelResult(25, 25, 0, 0.1, points, SaturationPoint.of(points), SaturationPoint.strict(points), "max_rate"),
                 new LevelResult(50, 50, 0, 0.1, List.of(emptyPoint()), null, null, "overloaded"));

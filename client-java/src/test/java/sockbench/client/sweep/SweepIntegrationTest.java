@@ -29,7 +29,8 @@ class SweepIntegrationTest {
     static SweepSettings smallSweep(List<Integer> levels) {
         SweepPlan plan = SweepPlan.builder("custom").levels(levels).geometric(2)
                 .startRate(20).stepS(0.5).settleS(0.1).warmupS(0.2).maxRate(80).build();
-        return new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, Runtime.getRuntime().availableProcessors());
+        return SweepSettings.builder(plan)
+                .connectTimeoutS(5).payloadBytes(64).clientCores(Runtime.getRuntime().availableProcessors()).build();
     }
 
     static List<LevelResult> run(String url, Transport transport, SweepSettings settings, List<String> warnings)
@@ -110,7 +111,8 @@ class SweepIntegrationTest {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(250)) {
             SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
                     .startRate(10).stepS(1.0).settleS(0.1).warmupS(0.2).maxRate(10).build();
-            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            SweepSettings settings = SweepSettings.builder(plan)
+                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             PointResult p = levels.get(0).points().get(0);
             assertEquals(10, p.sent());
@@ -130,7 +132,8 @@ class SweepIntegrationTest {
             SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
                     .startRate(10).stepS(0.5).settleS(0.1).warmupS(0.1).maxRate(1000).build();
             Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
-            SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
+            SweepSettings settings = SweepSettings.builder(plan).thresholds(t)
+                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             LevelResult l = levels.get(0);
             assertEquals(2, l.points().size(), "the first overloaded point, confirmed once on fresh connections, ends the level");
@@ -150,7 +153,8 @@ class SweepIntegrationTest {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
                     .startRate(20).stepS(1.5).settleS(0.1).warmupS(0.2).maxRate(1000).build();
-            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            SweepSettings settings = SweepSettings.builder(plan)
+                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
             Thread closer = new Thread(() -> {
                 try {
                     Thread.sleep(900); // inside the first point's window
@@ -184,7 +188,8 @@ class SweepIntegrationTest {
             // window ~0.3-0.8 s after the level opens, then a 1.5 s settle: the server closes in between.
             SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
                     .startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(1000).build();
-            SweepSettings settings = new SweepSettings(plan, Thresholds.DEFAULT, 5, 64, 2);
+            SweepSettings settings = SweepSettings.builder(plan)
+                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
             Thread closer = new Thread(() -> {
                 try {
                     Thread.sleep(1500);
@@ -216,7 +221,8 @@ class SweepIntegrationTest {
             SweepPlan plan = SweepPlan.builder("custom").levels(List.of(1)).geometric(2)
                     .startRate(5_000_000).stepS(0.3).settleS(0.1).warmupS(0).maxRate(5_000_000).build();
             Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
-            SweepSettings settings = new SweepSettings(plan, t, 5, 64, 2);
+            SweepSettings settings = SweepSettings.builder(plan).thresholds(t)
+                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
             List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
             PointResult p = levels.get(0).points().get(0);
             assertTrue(p.sentPerS() < 0.95 * p.targetRate(), "sent/s " + p.sentPerS());
@@ -231,7 +237,8 @@ class SweepIntegrationTest {
         // The kernel completes the TCP handshake (listen backlog) but nobody ever answers the upgrade.
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
-            SweepSettings settings = new SweepSettings(smallSweep(List.of(3)).plan(), Thresholds.DEFAULT, 1, 64, 2);
+            SweepSettings settings = SweepSettings.builder(smallSweep(List.of(3)).plan())
+                    .connectTimeoutS(1).payloadBytes(64).clientCores(2).build();
             long t0 = System.nanoTime();
             List<LevelResult> levels;
             try (Engine engine = Engine.builder(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
