@@ -17,7 +17,18 @@ package sockbench.client.stats;
 public record SearchRules(boolean confirm, int refineSteps, double backlogMinMs, double backlogRatio,
                           double strictDeliveredPct, double stealWarnPct) {
 
-    public static final SearchRules DEFAULT = new SearchRules(true, 3, 20, 0.5, 97, 5);
+    /** Default of {@code backlogMinMs}, ms. */
+    public static final double BACKLOG_MIN_MS = 20;
+    /** Default of {@code backlogRatio}. */
+    public static final double BACKLOG_RATIO = 0.5;
+    /** Default of {@code strictDeliveredPct}, percent. */
+    public static final double STRICT_DELIVERED_PCT = 97;
+    /** Default of {@code stealWarnPct}, percent. */
+    public static final double STEAL_WARN_PCT = 5;
+
+    /** Confirm on, 3 refine steps (a profile sets its own), and the constants above. */
+    public static final SearchRules DEFAULT = new SearchRules(true, 3, BACKLOG_MIN_MS, BACKLOG_RATIO,
+            STRICT_DELIVERED_PCT, STEAL_WARN_PCT);
 
     public SearchRules {
         if (refineSteps < 0 || refineSteps > 20) {

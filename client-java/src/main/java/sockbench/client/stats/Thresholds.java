@@ -19,7 +19,13 @@ public record Thresholds(double okMeanMs, double overloadMeanMs, double overload
     /** Default of {@code overloadTimeoutMs}. */
     public static final int OVERLOAD_TIMEOUT_MS = 5000;
 
-    public static final Thresholds DEFAULT = new Thresholds(OK_MEAN_MS, OVERLOAD_MEAN_MS, OVERLOAD_TIMEOUT_MS, 0.95, 0.9);
+    /** Default of {@code clientBoundRateRatio}. */
+    public static final double CLIENT_BOUND_RATE_RATIO = 0.95;
+    /** Default of {@code clientBoundCpuRatio}. */
+    public static final double CLIENT_BOUND_CPU_RATIO = 0.9;
+
+    public static final Thresholds DEFAULT = new Thresholds(OK_MEAN_MS, OVERLOAD_MEAN_MS, OVERLOAD_TIMEOUT_MS,
+            CLIENT_BOUND_RATE_RATIO, CLIENT_BOUND_CPU_RATIO);
 
     public Thresholds {
         if (!(okMeanMs > 0) || !(overloadMeanMs > 0) || !(overloadTimeoutMs > 0)) {
