@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import sockbench.client.output.JsonResultWriter;
 import sockbench.client.sampling.MachineInfo;
@@ -63,8 +64,9 @@ final class RunOutputs {
     RunResult finish(List<LevelResult> levels) {
         RunResult result = result(levels);
         if (result.anyClientBound()) {
-            warnings.add(0, "CLIENT-BOUND points present: the client could not keep its schedule or used >= 90% of its CPUs; "
-                    + "those points measure the client, not the server");
+            warnings.add(0, String.format(Locale.ROOT, "CLIENT-BOUND points present: the client could not keep its "
+                    + "schedule or used >= %.0f%% of its CPUs; those points measure the client, not the server",
+                    run.settings().thresholds().clientBoundCpuRatio() * 100));
             result = result(levels);
         }
         return result;
