@@ -27,4 +27,86 @@ public record AgentRecord(String agent, String host, long pid, List<Integer> cpu
         sourceAddresses = List.copyOf(sourceAddresses);
         clientBoundReasons = List.copyOf(clientBoundReasons);
     }
+
+    /** An agent's record with every field set by name; unset: 0, null or empty. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Named steps for {@link AgentRecord}; the field meanings are the record's. */
+    public static final class Builder {
+        private String agent;
+        private String host;
+        private long pid;
+        private List<Integer> cpus = List.of();
+        private int ioThreads;
+        private List<String> sourceAddresses = List.of();
+        private int connectionsMax;
+        private long clockOffsetMicros;
+        private long clockRttMicros;
+        private int clientBoundPoints;
+        private List<String> clientBoundReasons = List.of();
+
+        private Builder() {
+        }
+
+        public Builder agent(String value) {
+            this.agent = value;
+            return this;
+        }
+
+        public Builder host(String value) {
+            this.host = value;
+            return this;
+        }
+
+        public Builder pid(long value) {
+            this.pid = value;
+            return this;
+        }
+
+        public Builder cpus(List<Integer> value) {
+            this.cpus = value;
+            return this;
+        }
+
+        public Builder ioThreads(int value) {
+            this.ioThreads = value;
+            return this;
+        }
+
+        public Builder sourceAddresses(List<String> value) {
+            this.sourceAddresses = value;
+            return this;
+        }
+
+        public Builder connectionsMax(int value) {
+            this.connectionsMax = value;
+            return this;
+        }
+
+        public Builder clockOffsetMicros(long value) {
+            this.clockOffsetMicros = value;
+            return this;
+        }
+
+        public Builder clockRttMicros(long value) {
+            this.clockRttMicros = value;
+            return this;
+        }
+
+        public Builder clientBoundPoints(int value) {
+            this.clientBoundPoints = value;
+            return this;
+        }
+
+        public Builder clientBoundReasons(List<String> value) {
+            this.clientBoundReasons = value;
+            return this;
+        }
+
+        public AgentRecord build() {
+            return new AgentRecord(agent, host, pid, cpus, ioThreads, sourceAddresses, connectionsMax, clockOffsetMicros, clockRttMicros, clientBoundPoints, clientBoundReasons);
+        }
+    }
 }

@@ -14,4 +14,68 @@ package sockbench.client.sweep;
  */
 public record PointRequest(double rate, long index, double warmupS, double stepS, int payloadBytes,
                            double overloadTimeoutMs, long startNs, int connected) {
+
+    /** A point request with every field set by name; unset: 0. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Named steps for {@link PointRequest}; the field meanings are the record's. */
+    public static final class Builder {
+        private double rate;
+        private long index;
+        private double warmupS;
+        private double stepS;
+        private int payloadBytes;
+        private double overloadTimeoutMs;
+        private long startNs;
+        private int connected;
+
+        private Builder() {
+        }
+
+        public Builder rate(double value) {
+            this.rate = value;
+            return this;
+        }
+
+        public Builder index(long value) {
+            this.index = value;
+            return this;
+        }
+
+        public Builder warmupS(double value) {
+            this.warmupS = value;
+            return this;
+        }
+
+        public Builder stepS(double value) {
+            this.stepS = value;
+            return this;
+        }
+
+        public Builder payloadBytes(int value) {
+            this.payloadBytes = value;
+            return this;
+        }
+
+        public Builder overloadTimeoutMs(double value) {
+            this.overloadTimeoutMs = value;
+            return this;
+        }
+
+        public Builder startNs(long value) {
+            this.startNs = value;
+            return this;
+        }
+
+        public Builder connected(int value) {
+            this.connected = value;
+            return this;
+        }
+
+        public PointRequest build() {
+            return new PointRequest(rate, index, warmupS, stepS, payloadBytes, overloadTimeoutMs, startNs, connected);
+        }
+    }
 }

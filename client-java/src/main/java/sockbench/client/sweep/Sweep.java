@@ -143,7 +143,9 @@ public final class Sweep {
         if (sat != null) {
             lastKneeReceivedPerS = sat.receivedPerS();
         }
-        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start);
+        return LevelResult.builder().concurrency(n).connected(cp.connected()).connectErrors(cp.failed())
+                .connectS(connectS).points(points).saturation(sat).saturationStrict(strict).endReason(endReason)
+                .startRate(start).build();
     }
 
     /** Opens the level's connections and warns when some fail. */
@@ -173,8 +175,9 @@ public final class Sweep {
         int connected = openNow;
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
-                new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
-                        t.overloadTimeoutMs(), startNs, connected),
+                PointRequest.builder().rate(rate).index(index).warmupS(plan.warmupS()).stepS(plan.stepS())
+                        .payloadBytes(settings.payloadBytes()).overloadTimeoutMs(t.overloadTimeoutMs())
+                        .startNs(startNs).connected(connected).build(),
                 new LoadEngine.WindowListener() {
                     @Override
                     public void windowStarted() {
