@@ -29,6 +29,7 @@ import sockbench.client.sampling.MachineInfo;
 import sockbench.client.sampling.ProcFiles;
 import sockbench.client.sampling.ProcessSampler;
 import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.Thresholds;
 import sockbench.client.sweep.ClientInfo;
 import sockbench.client.sweep.LoadEngine;
 import sockbench.client.sweep.LocalLoadEngine;
@@ -128,7 +129,7 @@ public final class RunCommand implements Callable<Integer> {
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
         Map<Integer, Double> startRates = search.levelStartRates(spec, sweepPlan);
-        var limits = thresholds.thresholds(spec);
+        Thresholds limits = thresholds.thresholds(spec);
         connection.check(spec);
         ServerInfo serverInfo = server.server(server.ready(spec), target);
         List<Integer> clientCpus = ProcFiles.allowedCpus("self");
