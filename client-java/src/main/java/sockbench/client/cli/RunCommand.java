@@ -141,9 +141,8 @@ public final class RunCommand implements Callable<Integer> {
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates).build();
 
-        ClientInfo localClient = ClientInfo.builder().jvmVersion(System.getProperty("java.version"))
-                .jvmVendor(System.getProperty("java.vendor")).transport(tr.jsonName()).cpus(clientCpus).ioThreads(threads)
-                .maxHeapBytes(Runtime.getRuntime().maxMemory()).build();
+        ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
+                System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
         MachineInfo machine = MachineInfo.read();
         Instant started = Instant.now();
         String runId = RunNames.runId(started, serverInfo);

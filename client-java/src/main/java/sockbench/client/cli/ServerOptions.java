@@ -45,9 +45,8 @@ final class ServerOptions {
         String runtime = serverRuntime != null ? serverRuntime : values.getOrDefault("runtime", "unknown");
         String version = values.getOrDefault("runtime_version", "unknown");
         List<Integer> cpus = serverPid == null ? List.of() : ProcFiles.allowedCpus(Long.toString(serverPid));
-        return ServerInfo.builder().name(name).peer(peer).runtime(runtime).runtimeVersion(version)
-                .codec(values.get("codec")).mode(values.get("mode")).url(target.url()).pid(serverPid).cpus(cpus)
-                .ready(new LinkedHashMap<>(values)).build();
+        return new ServerInfo(name, peer, runtime, version, values.get("codec"), values.get("mode"), target.url(),
+                serverPid, cpus, new LinkedHashMap<>(values));
     }
 
     /** --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown parts. */

@@ -179,11 +179,9 @@ public final class Agent {
             total += n;
         }
         int[] slots = SlotAssignment.slotsOf(open, index);
-        PointRequest r = PointRequest.builder().rate(Double.parseDouble(c.get("rate"))).index(pointIndex)
-                .warmupS(Double.parseDouble(c.get("warmup_s"))).stepS(Double.parseDouble(c.get("step_s")))
-                .payloadBytes(Integer.parseInt(c.get("payload_bytes")))
-                .overloadTimeoutMs(Double.parseDouble(c.get("overload_timeout_ms"))).startNs(0).connected(total)
-                .build();
+        PointRequest r = new PointRequest(Double.parseDouble(c.get("rate")), pointIndex,
+                Double.parseDouble(c.get("warmup_s")), Double.parseDouble(c.get("step_s")),
+                Integer.parseInt(c.get("payload_bytes")), Double.parseDouble(c.get("overload_timeout_ms")), 0, total);
         ClockSync clock = ClockSync.measure(bus);
         long localStart = clock.toLocalNanos(Long.parseLong(c.get("start_us")));
         String sentKey = Protocol.sent(runId, pointIndex);

@@ -230,17 +230,16 @@ public final class FleetLoadEngine implements LoadEngine {
         List<AgentRecord> out = new ArrayList<>();
         for (String agent : agents) {
             Map<String, String> reg = registration.getOrDefault(agent, Map.of());
-            out.add(AgentRecord.builder().agent(agent).host(reg.getOrDefault("host", "unknown"))
-                    .pid(Long.parseLong(reg.getOrDefault("pid", "0"))).cpus(parseInts(reg.get("cpus")))
-                    .ioThreads(Integer.parseInt(reg.getOrDefault("io_threads", "0")))
-                    .sourceAddresses(reg.getOrDefault("source_addresses", "").isEmpty() ? List.of()
-                            : List.of(reg.get("source_addresses").split(",")))
-                    .connectionsMax(connectionsMax.getOrDefault(agent, new int[1])[0])
-                    .clockOffsetMicros(Long.parseLong(reg.getOrDefault("clock_offset_us", "0")))
-                    .clockRttMicros(Long.parseLong(reg.getOrDefault("clock_rtt_us", "0")))
-                    .clientBoundPoints(clientBoundPoints.getOrDefault(agent, 0))
-                    .clientBoundReasons(List.copyOf(clientBoundReasons.getOrDefault(agent, Set.of())))
-                    .build());
+            out.add(new AgentRecord(agent, reg.getOrDefault("host", "unknown"),
+                    Long.parseLong(reg.getOrDefault("pid", "0")), parseInts(reg.get("cpus")),
+                    Integer.parseInt(reg.getOrDefault("io_threads", "0")),
+                    reg.getOrDefault("source_addresses", "").isEmpty() ? List.of()
+                            : List.of(reg.get("source_addresses").split(",")),
+                    connectionsMax.getOrDefault(agent, new int[1])[0],
+                    Long.parseLong(reg.getOrDefault("clock_offset_us", "0")),
+                    Long.parseLong(reg.getOrDefault("clock_rtt_us", "0")),
+                    clientBoundPoints.getOrDefault(agent, 0),
+                    List.copyOf(clientBoundReasons.getOrDefault(agent, Set.of()))));
         }
         return out;
     }

@@ -24,74 +24,10 @@ public record LevelResult(int concurrency, int connected, int connectErrors, dou
         points = List.copyOf(points);
     }
 
-
-    /** A level with every field set by name; unset: 0, null or empty. */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /** Named steps for {@link LevelResult}; the field meanings are the record's. */
-    public static final class Builder {
-        private int concurrency;
-        private int connected;
-        private int connectErrors;
-        private double connectS;
-        private List<PointResult> points = List.of();
-        private SaturationPoint saturation;
-        private SaturationPoint saturationStrict;
-        private String endReason;
-        private Double startRate;
-
-        private Builder() {
-        }
-
-        public Builder concurrency(int value) {
-            this.concurrency = value;
-            return this;
-        }
-
-        public Builder connected(int value) {
-            this.connected = value;
-            return this;
-        }
-
-        public Builder connectErrors(int value) {
-            this.connectErrors = value;
-            return this;
-        }
-
-        public Builder connectS(double value) {
-            this.connectS = value;
-            return this;
-        }
-
-        public Builder points(List<PointResult> value) {
-            this.points = value;
-            return this;
-        }
-
-        public Builder saturation(SaturationPoint value) {
-            this.saturation = value;
-            return this;
-        }
-
-        public Builder saturationStrict(SaturationPoint value) {
-            this.saturationStrict = value;
-            return this;
-        }
-
-        public Builder endReason(String value) {
-            this.endReason = value;
-            return this;
-        }
-
-        public Builder startRate(Double value) {
-            this.startRate = value;
-            return this;
-        }
-
-        public LevelResult build() {
-            return new LevelResult(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, startRate);
-        }
+    /** A level without a recorded start rate. */
+    public LevelResult(int concurrency, int connected, int connectErrors, double connectS,
+                       List<PointResult> points, SaturationPoint saturation,
+                       SaturationPoint saturationStrict, String endReason) {
+        this(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, null);
     }
 }

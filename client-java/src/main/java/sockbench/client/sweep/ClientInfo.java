@@ -26,84 +26,14 @@ public record ClientInfo(String name, String version, String jvmVersion, String 
         agents = List.copyOf(agents);
     }
 
+    /** One process holding every connection. */
+    public ClientInfo(String name, String version, String jvmVersion, String jvmVendor, String transport,
+                      List<Integer> cpus, int ioThreads, long maxHeapBytes) {
+        this(name, version, jvmVersion, jvmVendor, transport, cpus, ioThreads, maxHeapBytes, null, List.of());
+    }
+
     /** The same client as the coordinator of these agents. */
     public ClientInfo withAgents(String runId, List<AgentRecord> list) {
         return new ClientInfo(name, version, jvmVersion, jvmVendor, transport, cpus, ioThreads, maxHeapBytes, runId, list);
-    }
-
-    /** The client with every field set by name; unset: this client's name and version, else 0, null or empty (no agents). */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /** Named steps for {@link ClientInfo}; the field meanings are the record's. */
-    public static final class Builder {
-        private String name = NAME;
-        private String version = VERSION;
-        private String jvmVersion;
-        private String jvmVendor;
-        private String transport;
-        private List<Integer> cpus = List.of();
-        private int ioThreads;
-        private long maxHeapBytes;
-        private String fleetRunId;
-        private List<AgentRecord> agents = List.of();
-
-        private Builder() {
-        }
-
-        public Builder name(String value) {
-            this.name = value;
-            return this;
-        }
-
-        public Builder version(String value) {
-            this.version = value;
-            return this;
-        }
-
-        public Builder jvmVersion(String value) {
-            this.jvmVersion = value;
-            return this;
-        }
-
-        public Builder jvmVendor(String value) {
-            this.jvmVendor = value;
-            return this;
-        }
-
-        public Builder transport(String value) {
-            this.transport = value;
-            return this;
-        }
-
-        public Builder cpus(List<Integer> value) {
-            this.cpus = value;
-            return this;
-        }
-
-        public Builder ioThreads(int value) {
-            this.ioThreads = value;
-            return this;
-        }
-
-        public Builder maxHeapBytes(long value) {
-            this.maxHeapBytes = value;
-            return this;
-        }
-
-        public Builder fleetRunId(String value) {
-            this.fleetRunId = value;
-            return this;
-        }
-
-        public Builder agents(List<AgentRecord> value) {
-            this.agents = value;
-            return this;
-        }
-
-        public ClientInfo build() {
-            return new ClientInfo(name, version, jvmVersion, jvmVendor, transport, cpus, ioThreads, maxHeapBytes, fleetRunId, agents);
-        }
     }
 }

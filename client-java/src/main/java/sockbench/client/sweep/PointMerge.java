@@ -39,9 +39,8 @@ public final class PointMerge {
                     : PointRules.clientBoundReasons(keepable, c.get(Count.SENT) / m.windowS(), a.cpuPct(),
                     a.cpus().size(), t);
             long lost = Math.max(0, fleetSent * a.connected() - c.get(Count.ARRIVED_MEASURED));
-            out.add(AgentPointResult.builder().agent(a.agent()).connections(a.connected()).sent(c.get(Count.SENT))
-                    .received(c.get(Count.RECEIVED_IN_WINDOW)).lost(lost).rttSamples(c.rttCorrectedMicros.getTotalCount())
-                    .cpuPct(a.cpuPct()).stealPct(a.stealPct()).clientBoundReasons(reasons).build());
+            out.add(new AgentPointResult(a.agent(), a.connected(), c.get(Count.SENT), c.get(Count.RECEIVED_IN_WINDOW),
+                    lost, c.rttCorrectedMicros.getTotalCount(), a.cpuPct(), a.stealPct(), reasons));
         }
         return out;
     }

@@ -143,9 +143,7 @@ public final class Sweep {
         if (sat != null) {
             lastKneeReceivedPerS = sat.receivedPerS();
         }
-        return LevelResult.builder().concurrency(n).connected(cp.connected()).connectErrors(cp.failed())
-                .connectS(connectS).points(points).saturation(sat).saturationStrict(strict).endReason(endReason)
-                .startRate(start).build();
+        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start);
     }
 
     /** Opens the level's connections and warns when some fail. */
@@ -175,9 +173,8 @@ public final class Sweep {
         int connected = openNow;
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
-                PointRequest.builder().rate(rate).index(index).warmupS(plan.warmupS()).stepS(plan.stepS())
-                        .payloadBytes(settings.payloadBytes()).overloadTimeoutMs(t.overloadTimeoutMs())
-                        .startNs(startNs).connected(connected).build(),
+                new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
+                        t.overloadTimeoutMs(), startNs, connected),
                 new LoadEngine.WindowListener() {
                     @Override
                     public void windowStarted() {

@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import sockbench.client.sweep.ServerInfo;
 
 class RunNamesTest {
 
     static ServerInfo server(String codec, String mode) {
-        return ServerInfo.builder().name("sockbench-tornado").runtime("pypy").runtimeVersion("7.3").codec(codec).mode(mode)
-                .url("http://127.0.0.1:1/broadcast").build();
+        return new ServerInfo("sockbench-tornado", false, "pypy", "7.3", codec, mode, "http://127.0.0.1:1/broadcast",
+                null, List.of(), Map.of());
     }
 
     @Test

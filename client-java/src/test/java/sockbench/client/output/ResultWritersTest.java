@@ -69,10 +69,10 @@ class ResultWritersTest {
         Map<String, String> ready = new LinkedHashMap<>();
         ready.put("server", "test-broadcast");
         ready.put("runtime", "java");
-        ServerInfo server = ServerInfo.builder().name("test-broadcast").runtime("java").runtimeVersion("17")
-                .url("http://127.0.0.1:1/broadcast").pid(pid).cpus(serverCpus).ready(ready).build();
-        ClientInfo client = ClientInfo.builder().jvmVersion("17").jvmVendor("test").transport("sockjs")
-                .cpus(ProcFiles.allowedCpus("self")).ioThreads(2).maxHeapBytes(Runtime.getRuntime().maxMemory()).build();
+        ServerInfo server = new ServerInfo("test-broadcast", false, "java", "17", null, null,
+                "http://127.0.0.1:1/broadcast", pid, serverCpus, ready);
+        ClientInfo client = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, "17", "test", "sockjs",
+                ProcFiles.allowedCpus("self"), 2, Runtime.getRuntime().maxMemory());
         Instant start = Instant.parse("2026-11-22T12:30:00Z");
         return new RunResult("20261122T123000Z-test-broadcast-java-na-na", "test", start, start.plusSeconds(42),
                 MachineInfo.read(), client, server, settings, levels, warnings);
@@ -133,9 +133,8 @@ class ResultWritersTest {
         SweepSettings settings = SweepSettings.builder(Profile.LEGACY.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         List<LevelResult> levels = List.of(
-                LevelResult.builder().concurrency(25).connected(25).connectS(0.2).points(List.of(emptyPoint()))
-                        .endReason("aborted").build(),
-                LevelResult.builder().concurrency(50).connectErrors(50).connectS(10.0).endReason("connect_failed").build());
+                new LevelResult(25, 25, 0, 0.2, List.of(emptyPoint()), null, null, "aborted"),
+                new LevelResult(50, 0, 50, 10.0, List.of(), null, null, "connect_failed"));
         String text = json(result(settings, levels, null, List.of(), List.of("a warning")));
         Set<ValidationMessage> errors = validate(text);
         assertTrue(errors.isEmpty(), errors + "\n" + text);
@@ -164,12 +163,8 @@ class ResultWritersTest {
         SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         List<PointResult> points = List.of(point(20, 60, 2.5), point(40, 120, 3));
-        List<LevelResult> levels = List.of(
-                LevelResult.builder().concurrency(25).connected(25).connectS(0.1).points(points)
-                        .saturation(SaturationPoint.of(points)).saturationStrict(SaturationPoint.strict(points))
-                        .endReason("max_rate").build(),
-                LevelResult.builder().concurrency(50).connected(50).connectS(0.1).points(List.of(emptyPoint()))
-                        .endReason("overloaded").build());
+        List<LevelResult> levels = List.of(new LevelResult(25, 25, 0, 0.1, points, SaturationPoint.of(points), SaturationPoint.strict(points), "max_rate"),
+                new LevelResult(50, 50, 0, 0.1, List.of(emptyPoint()), null, null, "overloaded"));
         RunResult r = result(settings, levels, null, List.of(), List.of());
 
         Path csv = dir.resolve("out.csv");
