@@ -66,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
     String profile;
 
     @Option(names = "--out", paramLabel = "FILE",
-            description = "Result JSON file. Default: results/<date>-<server>-<runtime>-<codec>-<mode>.json.")
+            description = "Result JSON file (required): its name is the caller's to choose (the bench runner names every file it keeps; bench/results_io.py).")
     Path out;
 
     @Mixin
@@ -137,6 +137,7 @@ public final class RunCommand implements Callable<Integer> {
         List<InetAddress> sources = Usage.parse(spec, "--source-addresses", () -> SourceAddresses.parse(sourceAddresses, target));
         fleet.check(spec);
         int threads = connection.ioThreads.resolve(spec, cores);
+        Usage.require(spec, out != null, "Missing required option: '--out=FILE'");
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates).build();
@@ -174,7 +175,7 @@ public final class RunCommand implements Callable<Integer> {
                 : levelsSoFar -> localClient;
         RunOutputs outputs = new RunOutputs(
                 new RunOutputs.Run(runId, server.label(serverInfo), started, machine, serverInfo, settings),
-                clientOf, warnings, out != null ? out : RunNames.defaultResultFile(started, serverInfo), legacy, System.err);
+                clientOf, warnings, out, legacy, System.err);
         return sweep(loadEngine, settings, warnings, outputs);
     }
 

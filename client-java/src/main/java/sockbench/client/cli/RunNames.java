@@ -1,20 +1,19 @@
 package sockbench.client.cli;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import sockbench.client.sweep.ServerInfo;
 
 /**
- * The names of one run: its run id and the result file it writes without --out. Both end in the
- * server's {@code <server>-<runtime>-<codec>-<mode>} ({@code na} for a missing codec or mode).
+ * The name of one run: its run id, ending in the server's {@code <server>-<runtime>-<codec>-<mode>}
+ * ({@code na} for a missing codec or mode). Result file names are not made here: the caller gives
+ * --out, and the bench runner's bench/results_io.py is the one rule for the files it keeps.
  */
 final class RunNames {
 
     private static final DateTimeFormatter COMPACT =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final DateTimeFormatter DATE = DateTimeFormatter.ISO_LOCAL_DATE.withZone(ZoneOffset.UTC);
 
     private RunNames() {
     }
@@ -22,11 +21,6 @@ final class RunNames {
     /** {@code <started compact UTC>-<server>-<runtime>-<codec>-<mode>}, e.g. 20261125T212400Z-sockbench-tornado-pypy-json-fast. */
     static String runId(Instant started, ServerInfo server) {
         return COMPACT.format(started) + "-" + serverTag(server);
-    }
-
-    /** {@code results/<date UTC>-<server>-<runtime>-<codec>-<mode>.json}, relative to the working directory. */
-    static Path defaultResultFile(Instant started, ServerInfo server) {
-        return Path.of("results", DATE.format(started) + "-" + serverTag(server) + ".json");
     }
 
     private static String serverTag(ServerInfo s) {

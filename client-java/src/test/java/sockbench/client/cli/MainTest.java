@@ -48,6 +48,14 @@ class MainTest {
     }
 
     @Test
+    void aRunWithoutOutIsAUsageErrorBecauseTheCallerNamesTheResultFile() {
+        Outcome o = run("--url", "http://127.0.0.1:1/broadcast", "--profile", "smoke");
+        assertEquals(2, o.exit());
+        assertTrue(o.err().contains("Missing required option: '--out=FILE'"), o.err());
+        assertTrue(o.err().contains("Usage:"), o.err());
+    }
+
+    @Test
     void typosAreUsageErrorsWithExitTwo() {
         Outcome unknown = run("--urll", "http://127.0.0.1:1/broadcast");
         assertEquals(2, unknown.exit());

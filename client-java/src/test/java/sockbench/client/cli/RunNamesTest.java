@@ -2,7 +2,6 @@ package sockbench.client.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +19,5 @@ class RunNamesTest {
     void runIdIsTheCompactUtcStartThenTheServer() {
         Instant t = Instant.parse("2026-11-25T21:24:13.5Z");
         assertEquals("20261125T212413Z-sockbench-tornado-pypy-json-fast", RunNames.runId(t, server("json", "fast")));
-    }
-
-    @Test
-    void theDefaultResultFileIsDatedUnderResultsWithNaForMissingParts() {
-        Instant t = Instant.parse("2026-11-25T23:59:59Z");
-        assertEquals(Path.of("results", "2026-11-25-sockbench-tornado-pypy-na-na.json"),
-                RunNames.defaultResultFile(t, server(null, null)));
     }
 }

@@ -229,7 +229,7 @@ class FleetSweepTest {
         String nowhere = "redis://127.0.0.1:" + RedisServerProcess.freePort() + "/0";
         StringBuilder err = new StringBuilder();
         int exit = coordinator(err, "--url", "http://127.0.0.1:1/broadcast", "--profile", "smoke", "--agents", "2",
-                "--bus", nowhere);
+                "--bus", nowhere, "--out", "unused.json");
         assertEquals(1, exit, err.toString());
         String[] lines = err.toString().strip().split("\n");
         assertEquals(1, lines.length, err.toString());
