@@ -14,5 +14,6 @@ Field = Tuple[str, str]
 
 def format_ready_line(url: str, fields: Sequence[Field]) -> str:
     """The line, without its newline; a space in a value is sent as ``%20``
-    (values are single tokens in the contract)."""
-    return "READY " + url + "".join(" %s=%s" % (k, v.replace(" ", "%20")) for k, v in fields)
+    (values are single tokens in the contract) and a ``%`` as ``%25``, so a
+    reader can undo the encoding (docs/protocol.md §2)."""
+    return "READY " + url + "".join(" %s=%s" % (k, v.replace("%", "%25").replace(" ", "%20")) for k, v in fields)

@@ -174,11 +174,11 @@ def test_a_relayed_frame_reaches_each_service_in_its_own_mode_as_a_broadcast_doe
 # -- what a worker tells its supervisor --------------------------------------
 
 def test_a_worker_reports_its_url_and_fields_as_data_and_the_group_line_names_every_pid():
-    fields = [("server", "sockbench-tornado"), ("codec", "a b"), ("worker_pids", "11")]
+    fields = [("server", "sockbench-tornado"), ("codec", "a b%"), ("worker_pids", "11")]
     report = read_worker_line(listening_line("http://[::1]:8080", fields))
     assert report == Listening("http://[::1]:8080", fields)
     assert group_ready_line(report, [11, 12]) == (
-        "READY http://[::1]:8080 server=sockbench-tornado codec=a%20b worker_pids=11,12")
+        "READY http://[::1]:8080 server=sockbench-tornado codec=a%20b%25 worker_pids=11,12")
 
 
 @pytest.mark.parametrize("line, report", [
