@@ -51,11 +51,7 @@ OUT_OF_SCOPE = {
 }
 
 #: Where the limit server departs from the contract's text.
-DEVIATIONS = {
-    C + "TestReadyLine::test_format": (
-        "READY says runtime=c, which the contract's list of runtimes (docs/protocol.md section 2) and this "
-        "test do not have yet"),
-}
+DEVIATIONS = {}
 
 
 def _key(nodeid, table):

@@ -95,7 +95,7 @@ class TestReadyLine:
         for key in ("server", "runtime", "runtime_version", "heartbeat"):
             assert fields.get(key), key
         assert all(KEY_RE.match(k) for k in fields)
-        assert fields["runtime"] in ("cpython", "pypy", "node", "bun", "deno", "go")
+        assert fields["runtime"] in ("cpython", "pypy", "node", "bun", "deno", "go", "c")
         assert float(fields["heartbeat"]) == 25
 
     def test_configured_heartbeat_is_reported(self, fast_heartbeat_server):
