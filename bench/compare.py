@@ -29,10 +29,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# docs/contract holds the server registry's one reader (sockbench_contract.registry).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled  # noqa: E402
-from registry import RegistryError, load as load_registry  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
+from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
 RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ramp
@@ -187,7 +189,7 @@ def _floor_notes(named_levels):
 
 def run_name(doc):
     """The name `make bench SERVERS=` uses for this run: its registry entry (server.entry, e.g.
-    `cpython3.12-fast`, bench/server-registry.json) when the file records one; for older files
+    `cpython3.12-fast`, docs/contract/server-registry.json) when the file records one; for older files
     `<runtime>-<mode>` (e.g. `node-naive`) for our servers and server-node, `<server>-<runtime>`
     (e.g. `sockjs-tornado-pypy`) for a peer. A scaled-out run adds its tag (`pypy-fast-w2`,
     `node-fast-w1-broker`: results_io.scale_out_tag), so it is never mistaken for the one-process
@@ -215,7 +217,7 @@ def pick_base(docs, base):
 
 def default_base(docs):
     """The baseline when BASE= is not given: DEFAULT_BASE when the folder holds it, else the run
-    named first in the server registry (bench/server-registry.json; e.g. pypy-fast in a runtimes
+    named first in the server registry (docs/contract/server-registry.json; e.g. pypy-fast in a runtimes
     set, which has no peer), else DEFAULT_BASE (pick_base then names the files there are)."""
     names = {run_name(d) for _, d in docs}
     if DEFAULT_BASE in names:

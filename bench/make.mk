@@ -10,7 +10,7 @@ TRANSPORT  ?= sockjs
 # profile (3 for standard, 1 for the others: bench/profiles.py).
 REPEAT     ?=
 # `make bench` only: a comma list of server registry entries and groups
-# (bench/server-registry.json), e.g. SERVERS=pypy-fast,node-naive or
+# (docs/contract/server-registry.json), e.g. SERVERS=pypy-fast,node-naive or
 # SERVERS=runtimes; empty = the default group (the like-for-like matrix).
 SERVERS    ?=
 # `make serve` / `make install-server`: one registry entry, e.g. SERVER=cpython3.13-fast.
@@ -48,8 +48,6 @@ CLIENT_ARGS ?=
 export CLIENT_ARGS
 
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
-# What make asks the server registry (system python3: it runs before any venv exists).
-REGISTRY   := python3 $(ROOT)/bench/registry_cli.py
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \

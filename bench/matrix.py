@@ -16,12 +16,12 @@ last.
 
 import functools
 
-from registry import load
+from sockbench_contract.registry import load
 
 
 @functools.lru_cache(maxsize=None)
 def registry():
-    """The server registry (bench/server-registry.json), read once; RegistryError if it is malformed.
+    """The server registry (docs/contract/server-registry.json), read once; RegistryError if it is malformed.
     Its entries are the variants: each names one server in one broadcast mode, and its default
     group, in the registry's order (fast row first, then naive, then the peers), is what
     `make bench` runs."""

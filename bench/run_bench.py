@@ -24,7 +24,7 @@ Usage (the Makefile's bench-* targets call this):
   python3 bench/run_bench.py --servers runtimes --profile standard --dry-run
   python3 bench/run_bench.py --url http://127.0.0.1:19500/broadcast --server-pid 4242 --name mine --profile smoke
 
-Servers come from the registry (bench/server-registry.json); `--url` is a
+Servers come from the registry (docs/contract/server-registry.json); `--url` is a
 server the user runs themselves (bench/byo_server.py): not started, not
 stopped, sampled only with --server-pid.
 
@@ -69,7 +69,7 @@ def build_parser():
     p = argparse.ArgumentParser(prog="run_bench.py", description=__doc__.split("\n\n")[0])
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--server", metavar="NAME",
-                       help="one server: a registry entry (bench/server-registry.json, e.g. cpython3.12-fast) or a "
+                       help="one server: a registry entry (docs/contract/server-registry.json, e.g. cpython3.12-fast) or a "
                             "short name completed by the mode (pypy -> pypy-fast, with --naive pypy-naive)")
     which.add_argument("--servers", metavar="LIST",
                        help="comma list of registry entries and groups, e.g. pypy-fast,node-naive or runtimes; "
@@ -141,7 +141,7 @@ def _log(msg):
 
 
 def available_variants(variants, reg=None, log=None):
-    """The variants whose requirements in the registry `reg` (default: bench/server-registry.json)
+    """The variants whose requirements in the registry `reg` (default: docs/contract/server-registry.json)
     are met; one line for each one skipped, naming what is missing (e.g. CPython 3.13 under pyenv).
     StepError when none is left."""
     reg, log = reg or registry(), log or _log

@@ -9,7 +9,7 @@ the ok threshold): the median of the repetitions and, in brackets, their min–m
 computes both). "≥" marks a floor and "†" a client-bound repetition (bench/floors.py decides; the
 reasons are listed under each table, so a reader never has to guess why a figure is only a floor).
 The RSS column is the server's resident set at the median repetition's saturation point at
-`--rss-level` clients. Rows follow bench/server-registry.json's order; a file without a registry
+`--rss-level` clients. Rows follow docs/contract/server-registry.json's order; a file without a registry
 entry (make bench-url) goes last under its own label. Tables are per algorithm group because
 runtimes are only compared with the algorithm held fixed.
 """
@@ -20,13 +20,15 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# docs/contract holds the server registry's one reader (sockbench_contract.registry).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from compare import level_range  # noqa: E402
 from floors import level_floor_reasons, server_sampled  # noqa: E402
-from registry import load as load_registry  # noqa: E402
 from results_io import load_result  # noqa: E402
+from sockbench_contract.registry import load as load_registry  # noqa: E402
 
-#: The table heading per algorithm group (bench/registry.py MODES).
+#: The table heading per algorithm group (sockbench_contract/registry.py MODES).
 GROUP_TITLES = {"fast": "coalesced (fast)", "naive": "one frame per message"}
 
 

@@ -6,7 +6,7 @@
 #   make test-python-runtimes    the conformance suite against each, fast and --naive
 #
 # The exact interpreter is the server registry's requirement of the same name
-# (bench/server-registry.json: `pyenv prefix 3.12.1`), its one place; where it
+# (docs/contract/server-registry.json: `pyenv prefix 3.12.1`), its one place; where it
 # is missing, setup and tests say so in one line and go on.
 
 PY_RUNTIMES := cpython3.12 cpython3.13

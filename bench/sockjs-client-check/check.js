@@ -53,13 +53,13 @@ function parseCommandLine(argv) {
   return { servers: list(values.servers), transports, timeoutMs };
 }
 
-/** The registry's servers through registry_servers.py (bench/registry.py is the one reader). */
+/** The registry's servers through registry_servers.py (docs/contract/sockbench_contract/registry.py is the one reader). */
 function registryServers(sockjsUrl, wanted) {
   const out = execFileSync('python3', [path.join(__dirname, 'registry_servers.py'), '--sockjs-url', sockjsUrl],
     { encoding: 'utf8' });
   const all = out.trim().split('\n').map((line) => JSON.parse(line));
   const unknown = wanted.filter((name) => !all.some((s) => s.name === name));
-  if (unknown.length) usage(`--servers: not in bench/server-registry.json: ${unknown.join(', ')}`);
+  if (unknown.length) usage(`--servers: not in docs/contract/server-registry.json: ${unknown.join(', ')}`);
   return wanted.length ? all.filter((s) => wanted.includes(s.name)) : all;
 }
 

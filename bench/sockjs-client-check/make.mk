@@ -1,5 +1,5 @@
 # bench/sockjs-client-check: the official sockjs-client, in headless Chromium,
-# against every server of bench/server-registry.json installed here (README.md).
+# against every server of docs/contract/server-registry.json installed here (README.md).
 # Included by the top-level Makefile, which defines ROOT, STAMPS and ensure-debian.
 
 SOCKJS_CLIENT_CHECK_DIR   := $(ROOT)/bench/sockjs-client-check

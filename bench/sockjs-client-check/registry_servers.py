@@ -4,11 +4,12 @@
 
 Each line: {"name", "label", "peer", "argv"} for a server installed here, or
 {"name", "label", "peer", "skip": "<why>"} for one that is not. The registry
-(bench/server-registry.json, loaded and checked by bench/registry.py) is the
-one list of servers; the launch comes from bench/servers.py like every other
-caller's. Our servers (registry `peer: false`) all take --sockjs-url
-(docs/protocol.md section 1), so their /iframe.html loads the check's own copy of
-sockjs-client; a peer is started as the registry says and keeps its default.
+(docs/contract/server-registry.json, loaded and checked by
+docs/contract/sockbench_contract/registry.py) is the one list of servers; the
+launch comes from its server_command like every other caller's. Our servers
+(registry `peer: false`) all take --sockjs-url (docs/protocol.md section 1), so
+their /iframe.html loads the check's own copy of sockjs-client; a peer is
+started as the registry says and keeps its default.
 
 Standard library only: make runs it with the system python3.
 """
@@ -19,11 +20,10 @@ import os
 import shutil
 import sys
 
-BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, BENCH)
+# docs/contract holds the server registry's one reader (sockbench_contract.registry).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "contract"))
 
-from registry import ROOT, RegistryError, load  # noqa: E402
-from servers import server_command  # noqa: E402
+from sockbench_contract.registry import ROOT, RegistryError, load, server_command  # noqa: E402
 
 STAMPS = os.path.join(ROOT, ".stamps")
 

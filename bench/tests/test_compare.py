@@ -121,7 +121,7 @@ def test_registry_entry_names_the_run_and_a_folder_without_the_peer_gets_a_regis
     bun["server"].update(name="sockjs-node", runtime="bun", entry="bun-fast")
     assert [run_name(d) for d in (old, new, bun)] == ["cpython-fast", "cpython3.13-fast", "bun-fast"]
     docs = [("a.json", bun), ("b.json", new), ("c.json", old)]
-    assert default_base(docs) == "cpython-fast", "first in bench/server-registry.json's order"
+    assert default_base(docs) == "cpython-fast", "first in docs/contract/server-registry.json's order"
     assert "Against the baseline" in matrix_table(docs)
     peer = doc([level(25, 1.0)], mode=None)
     peer["server"].update(name="sockjs-tornado", runtime="cpython", peer=True)

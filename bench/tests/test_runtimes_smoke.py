@@ -12,10 +12,10 @@ import time
 import pytest
 
 from cpus import available_cpus
-from registry import parse
 from run_bench import available_variants
 from servers import ROOT, entry
 from sockbench_contract.ready_line import parse_ready_line
+from sockbench_contract.registry import parse
 from sockbench_contract.server_launch import StepError
 from matrix import registry
 from smoke_run import smoke_run
@@ -53,7 +53,7 @@ def test_an_entry_whose_requirement_is_missing_is_skipped_with_one_line():
 
 
 def test_registry_cli_lists_installs_and_launches():
-    cli = [sys.executable, os.path.join(ROOT, "bench", "registry_cli.py")]
+    cli = [sys.executable, os.path.join(ROOT, "docs", "contract", "sockbench_contract", "registry_cli.py")]
     out = subprocess.run(cli + ["installs", "default"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and f"{ROOT}/.stamps/python-pypy" in out.stdout.split()
     out = subprocess.run(cli + ["argv", "pypy", "--naive", "--port", "0", "--json", "ujson"],

@@ -8,8 +8,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import saturation_tables  # noqa: E402
-from registry import load as load_registry  # noqa: E402
 from results_io import load_result  # noqa: E402
+from sockbench_contract.registry import load as load_registry  # noqa: E402
 
 REFERENCE = os.path.join(os.path.dirname(os.path.dirname(HERE)), "results", "reference")
 

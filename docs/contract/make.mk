@@ -5,6 +5,7 @@
 #
 #   CONTRACT_DIR     docs/contract: the sockbench_contract package and the data tables
 #   CONFORMANCE_DIR  the one SockJS conformance suite, run by every server's tests
+#   REGISTRY         the server registry's make-facing CLI (bench's serve/bench rules, runtime installs)
 #   make test-contract   the contract folder's own tests (READY cases, schema, layering)
 #
 # Scale-out (docs/scaling-out.md): the Redis that joins server processes into
@@ -20,6 +21,9 @@
 
 CONTRACT_DIR    := $(ROOT)/docs/contract
 CONFORMANCE_DIR := $(CONTRACT_DIR)/conformance
+# What make asks the server registry (server-registry.json): list, installs,
+# argv, requirement. The system python3: it runs before any venv exists.
+REGISTRY        := python3 $(CONTRACT_DIR)/sockbench_contract/registry_cli.py
 
 WORKERS ?= 1
 BROKER  ?=
@@ -27,7 +31,7 @@ BROKER  ?=
 SETUP_TARGETS += setup-redis
 TEST_TARGETS  += test-contract
 HELP_LINES    += "make setup-redis      install Debian's redis-server (the scale-out broker; WORKERS= BROKER= on serve-*)" \
-                 "make test-contract    docs/contract's tests: READY line cases, --list-profiles schema, no server reaching into bench/"
+                 "make test-contract    docs/contract's tests: READY line cases, --list-profiles schema, the server registry, no server reaching into bench/"
 
 .PHONY: setup-redis test-contract
 # Debian's redis-server package; it brings redis-cli (redis-tools), checked

@@ -3,7 +3,7 @@ entry's launch, shell-quoted as the conformance suite's SOCKBENCH_SERVER_CMD
 takes it (--json: as a JSON array, for the Node tests):
 the entry's argv plus --naive for a naive entry, without the contract flags
 (the suite adds --port 0 and the flags each case needs). The registry
-(bench/server-registry.json) stays the one place that says how a server starts.
+(docs/contract/server-registry.json) stays the one place that says how a server starts.
 
 An unknown name or a malformed registry: one line on stderr, exit status 2.
 Standard library only (make runs it with the system python3)."""
@@ -13,9 +13,10 @@ import os
 import shlex
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
+# Run as a script by make: docs/contract holds the registry's one reader.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "contract"))
 
-from registry import RegistryError, load  # noqa: E402
+from sockbench_contract.registry import RegistryError, load  # noqa: E402
 
 
 def launch(entry):

@@ -1,7 +1,7 @@
 # server-node on the other JavaScript runtimes: Node's current line, Bun and
 # Deno, npm packages pinned exactly in server-node/runtimes/package.json (+ its
 # lock), for the registry's node26-*, bun-* and deno-* entries
-# (bench/server-registry.json). Included by server-node/make.mk.
+# (docs/contract/server-registry.json). Included by server-node/make.mk.
 #
 #   make setup-js-runtimes   npm ci in server-node/runtimes, then check each binary runs
 #   make test-js-runtimes    the conformance suite against server-node on each, fast and naive

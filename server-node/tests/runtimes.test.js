@@ -1,7 +1,7 @@
 'use strict';
 // server-node on Node 26, Bun and Deno (server-node/runtimes), each started
 // exactly as the server registry says (runtimes/launch.py reads
-// bench/server-registry.json): the READY line names the runtime really
+// docs/contract/server-registry.json): the READY line names the runtime really
 // running and its pinned version, never the Node version Bun and Deno
 // imitate; a broadcast reaches every session in both modes, over a websocket
 // and over xhr_streaming read frame by frame (Node 26 sends the prelude and

@@ -129,7 +129,7 @@ function buildSite(options) {
     runtime_version: result.server.runtime_version,
     codec: result.server.codec,
     mode: result.server.mode,
-    // Its registry entry and named groups (bench/server-registry.json), for the quick picks.
+    // Its registry entry and named groups (docs/contract/server-registry.json), for the quick picks.
     ...registryFields(registry, result.server),
     hostname: result.machine.hostname,
     source,

@@ -1,17 +1,17 @@
 'use strict';
-// The server registry (bench/server-registry.json, the one list of servers the
+// The server registry (docs/contract/server-registry.json, the one list of servers the
 // bench can start) as the site reads it: which registry entry a run was
 // started from (the result's server.entry) and the named groups that entry
 // belongs to (`default`, `runtimes`, ...), for the quick picks. The file is
-// checked by bench/registry.py (make test-bench); this only reads it.
+// checked by docs/contract/sockbench_contract/registry.py (make test-contract); this only reads it.
 
 const fs = require('fs');
 const path = require('path');
 
-const REGISTRY_PATH = path.join(__dirname, '..', '..', 'bench', 'server-registry.json');
+const REGISTRY_PATH = path.join(__dirname, '..', '..', 'docs', 'contract', 'server-registry.json');
 
 /**
- * @param {string} [file] the registry file (default bench/server-registry.json)
+ * @param {string} [file] the registry file (default docs/contract/server-registry.json)
  * @returns {{groups: Object<string, string>, entries: Map<string, object>}}
  *   group name -> description, and entry name -> its registry entry
  */

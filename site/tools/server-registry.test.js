@@ -1,5 +1,5 @@
 'use strict';
-// The site reads the server registry itself (bench/server-registry.json): the
+// The site reads the server registry itself (docs/contract/server-registry.json): the
 // real file parses, and a run's entry maps to that entry's groups.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');

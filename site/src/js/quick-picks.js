@@ -21,7 +21,7 @@
   /**
    * @param {{run_id: string, result: object, groups?: string[]}[]} runs every
    *   valid run; `groups`: the named groups of its server registry entry
-   *   (bench/server-registry.json, e.g. "runtimes"), as the build adds them
+   *   (docs/contract/server-registry.json, e.g. "runtimes"), as the build adds them
    * @returns {{text: string, ids: string[]}[]} buttons: all, none, the latest
    *   run of each server configuration on each machine, then one per machine
    *   and one per profile when there is more than one of them, then one per

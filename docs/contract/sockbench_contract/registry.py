@@ -1,11 +1,11 @@
-"""The server registry: bench/server-registry.json loaded, checked, and asked.
+"""The server registry: docs/contract/server-registry.json loaded, checked, and asked.
 
 The registry is the one place that knows every server the bench can start:
 its name (what `SERVERS=` and `make serve SERVER=` take), how to launch it,
 the make goal that installs it, its knobs, whether it is ours or a peer, its
 broadcast algorithm group and the named groups it belongs to. It is a JSON
-file so make (through bench/registry_cli.py), this package and the site's
-Node build all read the same data; docs/adding-a-server.md describes each
+file so make (through registry_cli.py beside this module), the bench, the
+servers' runtime tests and the site's Node build all read the same data; docs/adding-a-server.md describes each
 field.
 
 A malformed file is refused as a whole with one RegistryError naming the
@@ -23,8 +23,9 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REGISTRY_PATH = os.path.join(ROOT, "bench", "server-registry.json")
+#: The checkout: this file is docs/contract/sockbench_contract/registry.py.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+REGISTRY_PATH = os.path.join(ROOT, "docs", "contract", "server-registry.json")
 
 #: What a server may accept besides the contract flags (docs/protocol.md):
 #: --json CODEC, --naive, --workers N, --broker URL.
@@ -61,7 +62,7 @@ class RegistryError(ValueError):
 
 @dataclasses.dataclass(frozen=True, **_KEYWORD_ONLY)
 class ServerEntry:
-    """One server the bench can start, as bench/server-registry.json describes it."""
+    """One server the bench can start, as docs/contract/server-registry.json describes it."""
 
     name: str            # what SERVERS= and `make serve SERVER=` take, e.g. "pypy-fast"
     label: str           # one line for people: which server, on what, which algorithm
@@ -321,3 +322,44 @@ def _no_duplicate_keys(pairs):
             raise RegistryError(f"duplicate key {key!r} in one object")
         out[key] = value
     return out
+
+
+# How to start an entry: here, not in bench/, because make (registry_cli.py argv)
+# and the bench both build launches and neither may reach into the other.
+def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, workers=1, broker=None,
+                   log_level="warning"):
+    """The full argv for one registry entry; refuses knobs the server does not have.
+
+    spec: a ServerEntry. host/port: listen address, port 0-65535 (0 =
+    any free port); heartbeat_s: seconds > 0. codec: server-python's JSON
+    library (None or "json" = the default). naive: None = the entry's own mode
+    (--naive for a naive entry of a server that has a fast path too), True/False
+    to force it. workers: worker processes, 1-64 (--workers, passed when > 1);
+    broker: a redis:// URL (--broker) or None. Several workers need a broker:
+    the caller starts a private one (docs/contract/sockbench_contract/private_redis.py) and
+    passes its URL.
+    """
+    naive = spec.naive if naive is None else naive
+    argv = list(spec.argv) + ["--host", host, "--port", str(port),
+                              "--heartbeat", f"{heartbeat_s:g}", "--log-level", log_level]
+    if codec and codec != "json":
+        if not spec.has_codec:
+            raise ValueError(f"server {spec.name!r} has no selectable JSON codec (JSON={codec})")
+        argv += ["--json", codec]
+    elif codec == "json" and spec.has_codec:
+        argv += ["--json", "json"]
+    if naive:
+        if not spec.has_naive:
+            raise ValueError(f"server {spec.name!r} has no naive mode (NAIVE=1)")
+        argv.append("--naive")
+    if workers != 1 or broker:
+        if not spec.has_scaleout:
+            raise ValueError(f"server {spec.name!r} has no --workers/--broker (WORKERS={workers}"
+                             f"{', BROKER=' + broker if broker else ''}): it runs as one process only")
+        if workers > 1 and not broker:
+            raise ValueError(f"{workers} workers need a broker URL")
+        if workers != 1:
+            argv += ["--workers", str(workers)]
+        if broker:
+            argv += ["--broker", broker]
+    return argv

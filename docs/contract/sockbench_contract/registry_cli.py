@@ -1,20 +1,20 @@
-"""What make asks the server registry (bench/server-registry.json), one subcommand each.
+"""What make asks the server registry (docs/contract/server-registry.json), one subcommand each.
 
-  python3 bench/registry_cli.py list
+  python3 docs/contract/sockbench_contract/registry_cli.py list
       every entry: name, mode, groups, whether it can run here, label
-  python3 bench/registry_cli.py installs [--quiet] [--single [--naive]] NAMES
+  python3 docs/contract/sockbench_contract/registry_cli.py installs [--quiet] [--single [--naive]] NAMES
       the make goals installing the entries NAMES selects (entry and group names,
       comma-separated; empty = the default group), one line on stderr for each
       entry skipped because something it requires is missing (--quiet: none;
       the runner says it; --single: NAMES is one server as `argv` takes it)
-  python3 bench/registry_cli.py argv NAME --host H --port P --heartbeat S [--json CODEC]
-                                     [--naive] [--workers N] [--broker URL|private]
+  python3 docs/contract/sockbench_contract/registry_cli.py argv NAME --host H --port P --heartbeat S [--json CODEC]
+                                                                [--naive] [--workers N] [--broker URL|private]
       the entry's launch with the contract flags and its knobs, shell-quoted
       (NAME may be a short name completed by the mode: pypy -> pypy-fast,
       with --naive pypy-naive)
       (WORKERS/BROKER are checked against its knobs here and added by make's
       scaleout-command, which may start a private redis-server)
-  python3 bench/registry_cli.py requirement NAME
+  python3 docs/contract/sockbench_contract/registry_cli.py requirement NAME
       the requirement check's output (e.g. an interpreter's home), or one line
       naming what is missing and exit status 1
 
@@ -27,10 +27,10 @@ import os
 import shlex
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# Run as a script by make: put docs/contract on sys.path for the package import.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from registry import RegistryError, load  # noqa: E402
-from servers import server_command  # noqa: E402
+from sockbench_contract.registry import RegistryError, load, server_command  # noqa: E402
 
 
 def _list(reg, _args):

@@ -1,4 +1,4 @@
-"""The server registry (bench/server-registry.json): the real file loads, and a malformed one is
+"""The server registry (docs/contract/server-registry.json): the real file loads, and a malformed one is
 refused with an error naming the entry and the field."""
 
 import copy
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from registry import REGISTRY_PATH, ROOT, RegistryError, load, parse
+from sockbench_contract.registry import REGISTRY_PATH, ROOT, RegistryError, load, parse
 
 GOOD = {
     "groups": {"default": "what make bench runs", "extra": "more"},
@@ -106,4 +106,4 @@ def test_ready_patterns_catch_a_mislabelled_runtime():
 
 
 def test_registry_file_is_where_the_docs_say():
-    assert REGISTRY_PATH == f"{ROOT}/bench/server-registry.json"
+    assert REGISTRY_PATH == f"{ROOT}/docs/contract/server-registry.json"

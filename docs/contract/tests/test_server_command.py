@@ -1,7 +1,12 @@
+"""server_command: a registry entry's launch with the contract flags first and only the knobs it has."""
+
 import pytest
 
-from registry import load
-from servers import entry, server_command
+from sockbench_contract.registry import load, server_command
+
+
+def entry(name):
+    return load().entry(name)
 
 
 def test_contract_flags_come_first():
