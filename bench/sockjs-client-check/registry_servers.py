@@ -3,7 +3,9 @@
   python3 bench/sockjs-client-check/registry_servers.py --sockjs-url URL
 
 Each line: {"name", "label", "peer", "argv"} for a server installed here, or
-{"name", "label", "peer", "skip": "<why>"} for one that is not. The registry
+{"name", "label", "peer", "skip": "<why>"} for one that is not or that serves
+only the websocket transports (registry `websocket_only`, e.g. the C limit
+server: sockjs-client's fallbacks have nothing to talk to there). The registry
 (docs/contract/server-registry.json, loaded and checked by
 docs/contract/sockbench_contract/registry.py) is the one list of servers; the
 launch comes from its server_command like every other caller's. Our servers
@@ -56,7 +58,8 @@ def main(argv=None):
         return 2
     for entry in registry.entries:
         line = {"name": entry.name, "label": entry.label, "peer": entry.peer}
-        why = not_installed(registry, entry)
+        why = ("serves only the websocket transports (registry websocket_only): no SockJS transport set to check"
+               if entry.websocket_only else not_installed(registry, entry))
         if why:
             line["skip"] = why
         else:

@@ -43,7 +43,8 @@ _READY_KEY_RE = re.compile(r"^[a-z0-9_.-]+$")  # docs/protocol.md §2
 _TOP_KEYS = {"$comment": str, "groups": dict, "requirements": dict, "servers": list}
 _TOP_REQUIRED = ("groups", "servers")
 _ENTRY_KEYS = {"name": str, "label": str, "argv": list, "install": list, "knobs": list, "mode": str, "peer": bool,
-               "groups": list, "requires": list, "runtime_tag": str, "ready": dict, "$comment": str}
+               "groups": list, "requires": list, "runtime_tag": str, "ready": dict, "websocket_only": bool,
+               "$comment": str}
 _ENTRY_REQUIRED = ("name", "label", "argv", "install", "knobs", "mode", "peer", "groups")
 _REQUIREMENT_KEYS = {"check": list, "missing": str, "$comment": str}
 #: Seconds an availability check may take before it counts as failed.
@@ -76,6 +77,9 @@ class ServerEntry:
     runtime_tag: str = None    # the runtime as file and run names say it, when READY's runtime alone
     #                            would not tell this entry from another (e.g. "cpython3.12"); None = READY's
     ready: tuple = ()          # ((READY key, glob pattern), ...) its READY line must match
+    websocket_only: bool = False  # serves only the websocket transports of docs/protocol.md (no HTTP
+    #                               transports, no /echo over HTTP): the benchmark runs it, the checks that
+    #                               need every SockJS transport (the sockjs-client browser check) skip it
 
     @property
     def has_codec(self):
@@ -286,7 +290,7 @@ def _parse_entry(raw, where, groups, requirements):
         name=name, label=raw["label"], argv=tuple(expand(a) for a in raw["argv"]),
         install=tuple(expand(g) for g in raw["install"]), knobs=frozenset(raw["knobs"]), mode=raw["mode"],
         peer=raw["peer"], groups=tuple(raw["groups"]), requires=tuple(requires), runtime_tag=tag,
-        ready=tuple(sorted(ready.items())))
+        ready=tuple(sorted(ready.items())), websocket_only=raw.get("websocket_only", False))
 
 
 def expand(text):

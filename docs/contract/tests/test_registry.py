@@ -58,6 +58,7 @@ def test_placeholders_are_expanded_and_knobs_read():
     (lambda d: d["servers"][0].update(knobs=["threads"]), r"unknown knob\(s\) threads"),
     (lambda d: d["servers"][0].update(mode="turbo"), r"mode: 'turbo'; one of fast, naive"),
     (lambda d: d["servers"][0].update(peer="no"), r"peer: expected bool, got str"),
+    (lambda d: d["servers"][0].update(websocket_only="yes"), r"websocket_only: expected bool, got str"),
     (lambda d: d["servers"][0].update(name="A Fast"), r"lower-case letters"),
     (lambda d: d["servers"][0].update(name="extra"), r"taken by a group"),
     (lambda d: d["servers"][0].update(argv=[]), r"argv: must not be empty"),
@@ -107,3 +108,10 @@ def test_ready_patterns_catch_a_mislabelled_runtime():
 
 def test_registry_file_is_where_the_docs_say():
     assert REGISTRY_PATH == f"{ROOT}/docs/contract/server-registry.json"
+
+
+def test_websocket_only_servers_say_so_and_full_sockjs_servers_are_the_default():
+    registry = load()
+    only = {e.name for e in registry.entries if e.websocket_only}
+    assert only == {"limit-naive", "limit-fast"}
+    assert parse(GOOD).entry("a-fast").websocket_only is False
