@@ -52,8 +52,8 @@ test-limit-server: $(LIMIT_BIN) $(STAMPS)/venv-bench
 	$(call LIMIT_CONFORMANCE,--naive)
 	@echo ">> limit server's own tests"
 	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider $(LIMIT_DIR)/tests \
-	  --ignore=$(LIMIT_DIR)/tests/test_smoke_sweep.py
+	  --ignore=$(LIMIT_DIR)/tests/test_limit_smoke_sweep.py
 
 # Real load through the bench runner (the result goes to a temporary folder).
 test-limit-server-sweep: $(LIMIT_BIN) $(STAMPS)/venv-bench $(CLIENT_JAR)
-	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider $(LIMIT_DIR)/tests/test_smoke_sweep.py
+	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider $(LIMIT_DIR)/tests/test_limit_smoke_sweep.py
