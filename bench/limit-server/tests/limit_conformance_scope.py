@@ -8,8 +8,8 @@ this file is the list):
   and an HTTP transport in C would measure nothing the bench runs;
 - hixie-76, a draft no client of the bench speaks;
 - the contract cases that mix websockets with HTTP transports in one test
-  (stop, fan-out, heartbeat, session budget): tests/test_limit_server.py
-  checks their websocket half.
+  (fan-out, heartbeat, session budget): tests/test_limit_server.py checks
+  their websocket half (stop has its websocket half in the suite itself).
 
 Deviations (strict xfails: when one starts passing, the run fails until its
 entry goes): what the limit server does differently from the contract's text.
@@ -35,7 +35,7 @@ B = "test_session_budget.py::"
 OUT_OF_SCOPE = {
     **{P + cls: HTTP for cls in HTTP_CLASSES},
     P + "WebsocketHixie76::test_haproxy": HIXIE76,
-    C + "test_stop_closes_every_session_and_exits_0": MIXED,
+    C + "test_stop_closes_every_http_session_and_exits_0": HTTP,
     C + "TestBroadcast::test_every_session_gets_every_message_sender_included": MIXED,
     C + "TestBadInput::test_http_send_errors_keep_the_session": HTTP,
     C + "TestTiming::test_heartbeat_frames": MIXED,

@@ -120,25 +120,6 @@ def test_fast_coalesces_a_loop_turn_and_naive_writes_a_frame_per_message(mode):
         srv.stop()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_stop_closes_every_websocket_session_and_exits_0(server, sig):
-    f1, r1 = framed(server.url), raw(server.url)
-    echo = framed(server.url, "/echo")
-    time.sleep(0.1)
-    t0 = time.monotonic()
-    server.send_signal(sig)
-    for ws in (f1, echo):
-        assert ws.recv() == 'c[3000,"Go away!"]'
-        with pytest.raises(ConnectionClosed):
-            ws.recv()
-    with pytest.raises(ConnectionClosed) as closed:
-        r1.recv()
-    assert closed.value.code == 1001
-    assert server.wait(2.5) == 0, server.stderr_text()
-    assert time.monotonic() - t0 < 2.0
-    assert server.rest_of_stdout() == b""
-
-
 def test_heartbeat_on_framed_sessions_only():
     srv = start("fast", "--heartbeat", "0.5")
     try:

@@ -40,8 +40,8 @@ DEVIATIONS = {
 _NODE26_CHUNKS = ("Node 26 sends the streaming prelude and the 'o' frame as one HTTP chunk; "
                   "the suite expects one frame per chunk (tests/runtimes.test.js reads the frames)")
 _NODE26_COALESCED = [
-    "test_contract.py::test_stop_closes_every_session_and_exits_0[SIGTERM]",
-    "test_contract.py::test_stop_closes_every_session_and_exits_0[SIGINT]",
+    "test_contract.py::test_stop_closes_every_http_session_and_exits_0[SIGTERM]",
+    "test_contract.py::test_stop_closes_every_http_session_and_exits_0[SIGINT]",
     "test_contract.py::TestBroadcast::test_every_session_gets_every_message_sender_included",
     "test_sockjs_protocol.py::XhrStreaming::test_transport",
     "test_sockjs_protocol.py::XhrStreaming::test_response_limit",
