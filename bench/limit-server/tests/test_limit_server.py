@@ -177,6 +177,10 @@ def test_session_budget_on_websockets_503_freed_at_once_logged_once():
         srv.stop()
 
 
+#: Messages the output-bound test sends (16 KiB each).
+COPIES = 640
+
+
 def test_a_client_that_stops_reading_is_closed_at_the_output_bound():
     srv = start("naive", "--max-session-buffer", "65536")
     try:
@@ -187,18 +191,25 @@ def test_a_client_that_stops_reading_is_closed_at_the_output_bound():
 
         def drain():  # the sender gets its own copies: it must read them
             try:
-                while len(got) < 40:
+                while len(got) < COPIES:
                     got.extend(messages(sender.recv()))
             except (ConnectionClosed, OSError):
                 pass
 
         reader = threading.Thread(target=drain, daemon=True)
         reader.start()
-        big = "x" * (256 * 1024)
+        # 640 x 16 KiB = 10 MiB: more than the kernel's socket buffers hold
+        # for the victim, so the server's own queue must reach the bound. The
+        # sender reads its own copies and keeps at most two of them unread, so
+        # its queue at the server stays under the bound and only the victim's
+        # grows (sending unpaced, a reader thread that lags a moment had the
+        # sender cut off too).
+        big = "x" * (16 * 1024)
         deadline = time.monotonic() + 20
-        # 40 x 256 KiB = 10 MiB: more than the kernel's socket buffers hold
-        # for the victim, so the server's own queue must reach the bound.
-        for i in range(40):
+        for i in range(COPIES):
+            while i - len(got) >= 2:
+                assert time.monotonic() < deadline, "the sender's own copies stopped coming"
+                time.sleep(0.0005)
             sender.send(json.dumps([big]))
         while "not reading" not in srv.stderr_text():
             assert time.monotonic() < deadline, srv.stderr_text()
@@ -206,7 +217,7 @@ def test_a_client_that_stops_reading_is_closed_at_the_output_bound():
         line = [ln for ln in srv.stderr_text().splitlines() if "not reading" in ln]
         assert len(line) == 1 and "--max-session-buffer 65536" in line[0], line
         reader.join(20)
-        assert len(got) == 40  # the reading session was served in full
+        assert len(got) == COPIES  # the reading session was served in full
         sender.close()
         victim.conn.close()
     finally:
