@@ -1,4 +1,4 @@
-"""Thin Tornado handlers for the SockJS HTTP URLs.
+"""Thin Tornado handlers for the SockJS session URLs (the fixed pages are in pages.py).
 
 Each handler maps one URL to the sans-I/O core: it sets the headers the
 protocol module prescribes, turns the request into session calls and gives
@@ -7,9 +7,7 @@ the session a receiver that writes to this response.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import secrets
 import time
 from typing import Any, Optional, Tuple
 from urllib.parse import parse_qs
@@ -128,56 +126,6 @@ class SockJSHandler(RequestHandler):
         self.set_header("Content-Type", content_type)
         self.flush()
         self.finish()
-
-
-class NotFoundHandler(RequestHandler):
-    def compute_etag(self) -> Optional[str]:
-        return None
-
-    def prepare(self) -> None:
-        self.set_status(404)
-        self.set_header("Content-Type", "text/plain; charset=UTF-8")
-        self.finish("404 Error: Page Not Found")
-
-
-class GreetingHandler(SockJSHandler):
-    def get(self) -> None:
-        self.set_header("Content-Type", "text/plain; charset=UTF-8")
-        self.finish(tp.GREETING)
-
-
-class IframeHandler(SockJSHandler):
-    def get(self) -> None:
-        page, etag = tp.iframe_page(self.service.options.sockjs_url)
-        self.add_headers(tp.cache_forever_headers(time.time()))
-        self.set_header("ETag", etag)
-        inm = self.request.headers.get("If-None-Match", "")
-        if inm and (inm.strip() == "*" or etag in [t.strip() for t in inm.split(",")]):
-            self.set_status(304)
-            self.clear_header("Content-Type")
-            self.finish()
-            return
-        self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(page)
-
-
-class InfoHandler(SockJSHandler):
-    methods = ("GET", "OPTIONS")
-
-    def get(self) -> None:
-        opts = self.service.options
-        self.set_header("Content-Type", "application/json; charset=UTF-8")
-        self.no_cache()
-        self.cors()
-        self.finish(json.dumps({
-            "websocket": opts.websocket,
-            "cookie_needed": opts.cookie_needed,
-            "origins": ["*:*"],
-            "entropy": secrets.randbits(32),
-        }))
-
-    def options(self) -> None:
-        self.preflight("OPTIONS, GET")
 
 
 class TornadoHttpReceiver(tp.HttpReceiver):

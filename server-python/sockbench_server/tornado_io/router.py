@@ -9,6 +9,7 @@ from tornado.web import Application, RequestHandler
 
 from ..protocol.service import Service
 from . import handlers as h
+from . import pages
 from .shedding import OutputBudget
 from .websocket import FramedWebSocketHandler, RawWebSocketHandler
 
@@ -31,9 +32,9 @@ def routes_for(service: Service, budget: OutputBudget) -> List[Any]:
     p = re.escape(service.prefix)
     kw = {"service": service, "budget": budget}
     routes: List[Any] = [
-        (p + r"/?", h.GreetingHandler, kw),
-        (p + r"/iframe[0-9a-z_.\-]*\.html", h.IframeHandler, kw),
-        (p + r"/info", h.InfoHandler, kw),
+        (p + r"/?", pages.GreetingHandler, kw),
+        (p + r"/iframe[0-9a-z_.\-]*\.html", pages.IframeHandler, kw),
+        (p + r"/info", pages.InfoHandler, kw),
     ]
     if service.options.websocket:
         routes.append((p + r"/websocket", RawWebSocketHandler, kw))
@@ -56,5 +57,5 @@ def make_application(services: Sequence[Service], budget: OutputBudget) -> Appli
     routes: List[Any] = []
     for service in services:
         routes.extend(routes_for(service, budget))
-    return Application(routes, default_handler_class=h.NotFoundHandler,
+    return Application(routes, default_handler_class=pages.NotFoundHandler,
                        log_function=log_request, compress_response=False)
