@@ -24,6 +24,7 @@ from ..scaleout.supervisor_link import SupervisorLink
 from .accept import GuardedHTTPServer
 from .router import make_application
 from .shedding import DEFAULT_MAX_TOTAL_BUFFER, OutputBudget
+from .tornado_private import quiet_malformed_chunked_bodies
 from .timers import LoopTimers
 
 log = logging.getLogger("sockbench_server")
@@ -249,6 +250,8 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    # A client's malformed chunked body is a warning line, not a traceback.
+    quiet_malformed_chunked_bodies()
     return asyncio.run(_serve(host=host, port=port, heartbeat=heartbeat, codec=codec,
                               mounts=mounts, ready=ready or print_ready,
                               limits=limits or ServerLimits(), broadcast=broadcast, scale=scale,

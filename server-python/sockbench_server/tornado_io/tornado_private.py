@@ -1,6 +1,6 @@
 """The fence: every private Tornado name this server uses, and only here.
 
-Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do four
+Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do five
 things this server needs:
 
 * count a stream's unsent bytes (for the per-session and process-wide
@@ -10,7 +10,10 @@ things this server needs:
   budget, and start again;
 * replace the websocket frame reader (``rfc6455.StrictProtocol13``) while
   keeping Tornado's handshake, writing and closing handshake;
-* accept connections with our own loop (``accept.AcceptLoop``).
+* accept connections with our own loop (``accept.AcceptLoop``);
+* tell a malformed chunked request body apart from a real crash in its
+  log: Tornado 6.5.10 checks the CRLF after a chunk's data with ``assert``
+  and logs the AssertionError as "Uncaught exception" with a traceback.
 
 Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
 ``tests/server/test_tornado_private.py`` fails if one of them is missing
@@ -19,9 +22,11 @@ Everything else in ``tornado_io`` uses only the public names below.
 """
 from __future__ import annotations
 
+import logging
 import socket
 from typing import Any, Callable, Optional, Union
 
+from tornado.http1connection import HTTP1Connection
 from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 from tornado.iostream import BaseIOStream, IOStream, StreamClosedError, _StreamBuffer
@@ -73,6 +78,9 @@ PRIVATE_NAMES = (
      "fd -> function that stops accepting; stop() calls them"),
     (TCPServer, "_handle_connection", "attr",
      "what to do with an accepted socket (wrap in an IOStream, handle_stream)"),
+    (HTTP1Connection, "_read_chunked_body", "attr",
+     "reads a chunked request body; asserts on a missing CRLF after a chunk's "
+     "data, so its AssertionError is a client's malformed body, not a crash"),
 )
 
 READ = IOLoop.READ
@@ -258,3 +266,34 @@ def add_listener(server: TCPServer, sock: socket.socket, stop_accepting: Callabl
 def connection_handler(server: HTTPServer) -> Callable[[socket.socket, Any], None]:
     """What ``server`` does with an accepted socket."""
     return server._handle_connection
+
+
+# -- logging -----------------------------------------------------------------
+
+class MalformedChunkedBodyFilter(logging.Filter):
+    """On ``tornado.general``: turns Tornado's "Uncaught exception" for a
+    malformed chunked request body (the ``assert`` in
+    ``HTTP1Connection._read_chunked_body``) into one warning line without a
+    traceback. Tornado has already closed that one connection; every other
+    record passes unchanged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info
+        if not exc or not isinstance(exc[1], AssertionError):
+            return True
+        tb = exc[2]
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next  # the frame that raised
+        if tb is None or tb.tb_frame.f_code.co_name != "_read_chunked_body":
+            return True
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg, record.args = "closed a connection: malformed chunked request body", None
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_malformed_chunked_bodies() -> None:
+    """Install :class:`MalformedChunkedBodyFilter` (once) on Tornado's logger."""
+    logger = logging.getLogger("tornado.general")
+    if not any(isinstance(f, MalformedChunkedBodyFilter) for f in logger.filters):
+        logger.addFilter(MalformedChunkedBodyFilter())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import socket
 import struct
 import sys
@@ -215,9 +216,17 @@ def status_of(response: bytes) -> Optional[int]:
     return None
 
 
+#: A request line that may open a receiving request on a session, which the
+#: server holds by design: a poll on a session that already exists (random
+#: seeds can repeat a session id) waits up to a heartbeat for a message.
+RECEIVING_REQUEST = re.compile(rb"^(GET|POST) /[^ ?]*/(xhr|xhr_streaming|eventsource|htmlfile|jsonp)"
+                               rb"(\?[^ ]*)? HTTP/1\.[01]\r\n")
+
+
 def check_http(port: int, request: bytes) -> None:
     got, closed = exchange(port, request)
-    assert closed, "the server kept the connection after the client was done: %r" % request
+    assert closed or (RECEIVING_REQUEST.match(request) and status_of(got) in (None, 200)), (
+        "the server kept the connection after the client was done: %r" % request)
     if not got:
         return  # malformed beyond an answer: closed, which is Tornado's way
     status = status_of(got)
@@ -275,8 +284,13 @@ def fuzz(server, seed_cases: int, randomize: bool):
 
 
 def crash_lines(server) -> List[str]:
-    return [line for line in server.stderr_text().splitlines()
-            if any(mark in line for mark in CRASH_MARKS)]
+    """The log's crash lines, the first with the 30 lines that follow it (its
+    traceback), so that a failure shows what raised."""
+    lines = server.stderr_text().splitlines()
+    marked = [i for i, line in enumerate(lines) if any(mark in line for mark in CRASH_MARKS)]
+    if not marked:
+        return []
+    return lines[marked[0]:marked[0] + 31] + [lines[i] for i in marked if i > marked[0] + 30]
 
 
 # -- the tests -------------------------------------------------------------------
@@ -368,6 +382,22 @@ def test_slow_clients_are_cut_off_and_hold_nobody_up(server):
         "normal requests waited %s s" % ["%.2f" % t for t in others])
     time.sleep(0.3)
     assert open_fds(server.pid) <= fds_before + 2, "the slow clients' descriptors stayed"
+    assert not crash_lines(server), crash_lines(server)
+
+
+def test_a_malformed_chunked_body_closes_that_connection_with_one_warning_line(server):
+    # No CRLF after a chunk's data: Tornado 6.5.10 asserts on it (found by the
+    # fuzzer's random warm-up); the fence turns that into one warning line.
+    request = (b"POST /echo/000/%s/xhr_send HTTP/1.1\r\nHost: x\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n3\r\n[1]XY0\r\n\r\n"
+               % uuid.uuid4().hex.encode())
+    got, closed = exchange(server.port, request)
+    assert closed and status_of(got) in (None, 400), got[:80]
+    deadline = time.monotonic() + 2.0
+    while "malformed chunked request body" not in server.stderr_text():
+        assert time.monotonic() < deadline, "no warning line for the malformed body"
+        time.sleep(0.05)
+    assert GET(server.url + "/broadcast/info").status == 200  # everyone else is served
     assert not crash_lines(server), crash_lines(server)
 
 
