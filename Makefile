@@ -112,13 +112,18 @@ help:
 setup: $(SETUP_TARGETS)
 
 # Every component's tests run even when an earlier one fails; the summary says
-# which failed and the exit status is non-zero if any did.
+# which failed and the exit status is non-zero if any did. Each target's wall
+# time is printed after it and again at the end, slowest first: CI has a time
+# budget (aim < 15 min) and this says where it goes.
 test: setup
-	@failed=""; \
+	@failed=""; times=""; \
 	for t in $(TEST_TARGETS); do \
-	  echo "=== $$t"; \
+	  echo "=== $$t"; began=$$(date +%s); \
 	  $(MAKE) $$t || failed="$$failed $$t"; \
+	  took=$$(( $$(date +%s) - began )); echo "=== $$t took $$took s"; \
+	  times="$$times$$took $$t\n"; \
 	done; \
+	echo "test targets by wall time (s):"; printf "$$times" | sort -rn | sed 's/^/  /'; \
 	if [ -n "$$failed" ]; then echo "FAILED:$$failed" >&2; exit 1; fi; \
 	echo "all test targets passed: $(TEST_TARGETS)"
 
