@@ -12,10 +12,21 @@ The RSS column is the server's resident set at the median repetition's saturatio
 `--rss-level` clients. Rows follow docs/contract/server-registry.json's order; a file without a registry
 entry (make bench-url) goes last under its own label. Tables are per algorithm group because
 runtimes are only compared with the algorithm held fixed.
+
+Share of the limit (issue 26): the folder is one session, and when it holds the limit server of a
+group (the registry's `limit` group: limit-naive for the naive table, limit-fast for the fast one;
+bench/limit-server/) the table gains a column giving, for every row and level, the row's figure as
+a percentage of the limit's figure at the same level. It is the median over the median, and only
+that: the repetitions of two servers are not paired, so no range is derived for the share; each
+figure's own range stands in its cell. Floors stay floors: a floor over the limit's figure is
+"≥ N %" (rounded down), a figure over a limit that is itself a floor "≤ N %" (rounded up), and
+where both are floors the share is unknown and not given. Where a group or a level has no limit
+figure the column shows "—" (never 0, never a guess) and one line under the table says why.
 """
 
 import argparse
 import glob
+import math
 import os
 import sys
 
@@ -30,6 +41,10 @@ from sockbench_contract.registry import load as load_registry  # noqa: E402
 
 #: The table heading per algorithm group (sockbench_contract/registry.py MODES).
 GROUP_TITLES = {"fast": "coalesced (fast)", "naive": "one frame per message"}
+
+#: The registry group whose entries measure the machine's ceiling, one per algorithm group
+#: (docs/contract/server-registry.json: limit-naive, limit-fast).
+LIMIT_GROUP = "limit"
 
 
 def _si(value):
@@ -62,6 +77,37 @@ def saturation_rss_mib(level):
     return None
 
 
+def share_text(figure, limit):
+    """A figure as a share of the limit's figure at the same level (both compare.level_range dicts):
+    "38 %", "≥ 38 %" when the figure is a floor, "≤ 38 %" when the limit's is; None when either has
+    no figure or both are floors (the share is then unknown). Median over median, nothing else.
+    Whole percent from 10 %, one decimal below; a bound is rounded away from the claim it makes
+    ("≥" down, "≤" up) so rounding never overstates it."""
+    if figure is None or limit is None or not limit["median"] or (figure["floor"] and limit["floor"]):
+        return None
+    pct = 100.0 * figure["median"] / limit["median"]
+    scale = 1 if pct >= 10 else 10
+    if figure["floor"]:
+        return f"≥ {math.floor(pct * scale) / scale:g} %"
+    if limit["floor"]:
+        return f"≤ {math.ceil(pct * scale) / scale:g} %"
+    return f"{round(pct * scale) / scale:g} %"
+
+
+def limit_doc(docs, registry, group):
+    """(the folder's limit result for an algorithm group, or None; why there is none, or None)."""
+    names = [e.name for e in registry.group(LIMIT_GROUP) if e.mode == group]
+    found = [doc for doc in docs if (doc.get("server") or {}).get("entry") in names]
+    wanted = " or ".join(names) or f"a `{LIMIT_GROUP}` entry of mode {group}"
+    if not found:
+        return None, (f"No share of the limit: this folder has no {wanted} result "
+                      f"(`make bench SERVERS={','.join(names) or LIMIT_GROUP}` in the same session).")
+    if len(found) > 1:
+        return None, (f"No share of the limit: this folder has {len(found)} {wanted} results, "
+                      "so which one is this session's limit is not known.")
+    return found[0], None
+
+
 def rows(docs, registry):
     """[(group, label, doc)] ordered by registry entry, then by label for files without one."""
     order = {name: i for i, name in enumerate(registry.names())}
@@ -77,7 +123,8 @@ def rows(docs, registry):
 
 
 def tables(docs, registry, rss_level=None):
-    """The Markdown text: per group a table (rows: servers; columns: levels and RSS) and its floor reasons."""
+    """The Markdown text: per group a table (rows: servers; columns: levels, the share of the limit when the
+    folder has the group's limit result, and RSS), its floor reasons, and why a share is absent."""
     levels = sorted({lv["concurrency"] for doc in docs for lv in doc["levels"]})
     rss_level = rss_level if rss_level in levels else (levels[-1] if levels else None)
     out = []
@@ -85,18 +132,29 @@ def tables(docs, registry, rss_level=None):
         members = [(label, doc) for g, label, doc in rows(docs, registry) if g == group]
         if not members:
             continue
-        out.append(f"| {title} | " + " | ".join(str(n) for n in levels) + f" | RSS at {rss_level} |")
-        out.append("| --- |" + " ---: |" * (len(levels) + 1))
-        reasons = []
+        limit, no_limit_why = limit_doc(docs, registry, group)
+        limit_figures = ({lv["concurrency"]: level_range(lv, server_sampled(limit)) for lv in limit["levels"]}
+                         if limit else {})
+        heads = [str(n) for n in levels] + ([f"% of limit at {' · '.join(str(n) for n in levels)}"] if limit else [])
+        out.append(f"| {title} | " + " | ".join(heads) + f" | RSS at {rss_level} |")
+        out.append("| --- |" + " ---: |" * (len(levels) + 1 + (1 if limit else 0)))
+        reasons, no_share = [], {"no limit figure": [], "both floors": []}
         for label, doc in members:
             by_level = {lv["concurrency"]: lv for lv in doc["levels"]}
             sampled = server_sampled(doc)
-            cells = []
+            cells, shares = [], []
             for n in levels:
                 figure = level_range(by_level.get(n), sampled)
                 cells.append(cell(figure))
                 if figure and figure["floor"]:
                     reasons.append(f"- {label}, {n} clients: {'; '.join(figure['floor'])}")
+                if limit and doc is not limit:
+                    share = share_text(figure, limit_figures.get(n))
+                    shares.append(share or "—")
+                    if share is None and figure is not None:
+                        no_share["no limit figure" if limit_figures.get(n) is None else "both floors"].append(n)
+            if limit:
+                cells.append("the limit" if doc is limit else " · ".join(shares))
             rss = saturation_rss_mib(by_level.get(rss_level))
             cells.append("—" if rss is None else f"{rss:,.0f} MiB")
             out.append(f"| {label} | " + " | ".join(cells) + " |")
@@ -104,7 +162,31 @@ def tables(docs, registry, rss_level=None):
         out.append(f"Floors ({len(reasons)}):" if reasons else "No floors: every figure is the server's limit.")
         out.extend(reasons)
         out.append("")
+        if limit:
+            out.append(f"Share of the limit: each figure's median over {_entry(limit)}'s median at the same level "
+                       "(median only: no range is derived); ≥ over a floor, ≤ over a limit that is a floor.")
+            out.extend(_no_share_lines(limit, no_share))
+        else:
+            out.append(no_limit_why)
+        out.append("")
     return "\n".join(out)
+
+
+def _entry(doc):
+    return (doc.get("server") or {}).get("entry") or doc["label"]
+
+
+def _no_share_lines(limit, no_share):
+    """One line per reason a figure has no share although the folder has a limit result, naming the levels."""
+    def where(levels):
+        return ", ".join(str(n) for n in sorted(set(levels))) + " clients"
+    out = []
+    if no_share["no limit figure"]:
+        out.append(f"- {_entry(limit)} has no figure at {where(no_share['no limit figure'])}: no share there.")
+    if no_share["both floors"]:
+        out.append(f"- No share where a figure and {_entry(limit)}'s are both floors (unknown): "
+                   f"{where(no_share['both floors'])}.")
+    return out
 
 
 def main(argv):
