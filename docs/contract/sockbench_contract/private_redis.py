@@ -37,10 +37,12 @@ START_TIMEOUT_S = 5.0         # per port tried
 STOP_TIMEOUT_S = 2.0
 
 
-def redis_info(port, timeout_s=0.5):
-    """{key: value} of `INFO server` from a Redis on 127.0.0.1:port; OSError/ValueError if none answers."""
+def redis_info(port, timeout_s=0.5, section="server"):
+    """{key: value} of `INFO <section>` (e.g. "commandstats": the bench counts relay PUBLISHes) from a
+    Redis on 127.0.0.1:port; OSError/ValueError if none answers."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as s:
-        s.sendall(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")
+        name = section.encode("ascii")
+        s.sendall(b"*2\r\n$4\r\nINFO\r\n$%d\r\n%s\r\n" % (len(name), name))
         buf = b""
         deadline = time.monotonic() + timeout_s
         while True:  # one RESP bulk string: $<len>\r\n<body>\r\n
