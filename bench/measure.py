@@ -12,6 +12,13 @@ before the server and stopped after it, fresh for each repetition
 (supervisor or primary plus the READY line's `worker_pids`) and the private
 redis-server are sampled from /proc during the client run
 (bench/process_sampler.py), because the client samples one pid only.
+
+Probes (`probes=`, e.g. bench/run_scaleout.py's CPU quota and relay counter)
+look at a repetition from outside without changing it: `ready(processes,
+redis)` once READY is printed (before the warm-up), `sweep_started()` just
+before the measured client run, `sweep_finished()` just after it (the server
+and its broker still running) returning fields for this repetition's
+`runs[]` entry (results/schema.json run_host).
 """
 
 import datetime
@@ -136,7 +143,7 @@ def children_cpu_s():
     return ru.ru_utime + ru.ru_stime
 
 
-def measure_once(config, variant, out_path, log_path, extra_client_args=(), warmup=None, log=print):
+def measure_once(config, variant, out_path, log_path, extra_client_args=(), warmup=None, log=print, probes=()):
     """Run one repetition of `variant` with the settings of `config` (run_config.RunConfig); returns
     (host record for `runs[]`, host warnings). warmup: the client's warm-up profile (a
     `--list-profiles` entry) swept unrecorded before the measured run; None = no warm-up pass.
@@ -168,6 +175,8 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
             # A result must never carry one runtime's figures under another's name.
             raise StepError("wait for READY", f"{variant.name}: {'; '.join(mismatches)}")
         processes = serving_processes(server)
+        for probe in probes:
+            probe.ready(processes, redis)
         if warmup:
             log(f"[warm up] unrecorded warm-up pass ({warm_up_note(warmup)})")
             warm_up(config, f"{server.url}/broadcast", warmup)
@@ -183,6 +192,8 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         for sampler in (group, broker_sampler):
             if sampler:
                 sampler.start()
+        for probe in probes:
+            probe.sweep_started()
         client_started = time.monotonic()
         try:
             code = subprocess.run(cmd, stdin=subprocess.DEVNULL, timeout=config.client_timeout_s).returncode
@@ -202,6 +213,9 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         if not os.path.exists(out_path):
             raise StepError("run client", f"client exited 0 but wrote no {out_path}")
         log(f"[run client] done in {time.monotonic() - client_started:.0f} s")
+        probe_fields = {}
+        for probe in probes:
+            probe_fields.update(probe.sweep_finished())
         server_pid = server.pid
         broker_record = None
         if redis:
@@ -237,5 +251,6 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         "load_avg_before": load_before,
         **host,
         **extra,
+        **probe_fields,
     }
     return record, warnings
