@@ -91,7 +91,7 @@ def share_text(figure, limit):
         return f"≥ {math.floor(pct * scale) / scale:g} %"
     if limit["floor"]:
         return f"≤ {math.ceil(pct * scale) / scale:g} %"
-    return f"{round(pct * scale) / scale:g} %"
+    return f"{math.floor(pct * scale + 0.5) / scale:g} %"  # half up, as the site's Math.round
 
 
 def limit_doc(docs, registry, group):

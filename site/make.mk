@@ -3,7 +3,7 @@
 
 SITE_DIR   := $(ROOT)/site
 SITE_STAMP := $(STAMPS)/setup-site-npm
-# Where `make site` reads result files: RESULTS/*.json and RESULTS/reference/*.json,
+# Where `make site` reads result files: RESULTS/*.json and the result sets RESULTS/reference*/*.json,
 # plus the historic run sets RESULTS/historic/<set>/*.json (e.g. the 2011 benchmark).
 RESULTS    ?= $(ROOT)/results
 

@@ -157,3 +157,37 @@ test('methodology page: headings get GitHub\'s ids, links become text, a file wi
   fs.writeFileSync(file, 'no title heading here\n');
   assert.throws(() => methodologyPage(file), /untitled\.md has no "# " title heading/);
 });
+
+test('every reference*/ folder is a named result set: runs carry their set, the manifest lists the sets, reference/ first and default', (t) => {
+  const [first, second, third] = realFixtureNames();
+  const results = tempDir(t);
+  copyFixture(first, path.join(results, 'reference'));
+  copyFixture(second, path.join(results, 'reference-runtimes'));
+  copyFixture(third, results);
+  fs.writeFileSync(path.join(results, 'reference-runtimes', 'README.md'), '# Runtimes\n\nNewer runtimes beside ours.\n');
+  fs.mkdirSync(path.join(results, 'reference-empty'));
+  const out = path.join(tempDir(t), 'dist');
+  buildSite({ results, out, schema: SCHEMA_PATH });
+
+  const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  assert.deepEqual(manifest.sets.map((s) => [s.name, s.title, s.runs]), [
+    ['reference', 'reference', 1], ['reference-runtimes', 'Runtimes', 1], ['results', manifest.sets[2].title, 1]]);
+  assert.equal(manifest.default_set, 'reference', 'the summary opens on results/reference/ as before');
+  assert.equal(manifest.sets[1].description, 'Newer runtimes beside ours.');
+  assert.equal(manifest.sets[1].readme_href, 'raw/reference-runtimes/README.md');
+  assert.ok(fs.existsSync(path.join(out, 'raw', 'reference-runtimes', 'README.md')), 'the set\'s README is published beside its files');
+  assert.deepEqual(manifest.runs.map((r) => [r.set, r.source]), [
+    ['reference', `reference/${first}`], ['reference-runtimes', `reference-runtimes/${second}`], ['results', third]]);
+  // The registry's limit servers, for the share of the limit: read from it, one per mode.
+  assert.deepEqual(manifest.limit_servers.map((l) => [l.entry, l.mode]), [['limit-naive', 'naive'], ['limit-fast', 'fast']]);
+});
+
+test('without results/reference/ the first set with runs is the default', (t) => {
+  const results = tempDir(t);
+  copyFixture(realFixtureNames()[0], path.join(results, 'reference-runtimes'));
+  copyFixture(realFixtureNames()[1], results);
+  const out = path.join(tempDir(t), 'dist');
+  const built = buildSite({ results, out, schema: SCHEMA_PATH });
+  assert.deepEqual(built.sets.map((s) => s.name), ['reference-runtimes', 'results']);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8')).default_set, 'reference-runtimes');
+});

@@ -12,7 +12,7 @@ const { createResultValidator } = require('./validate-results');
  * @param {string} schemaPath results/schema.json
  * @param {string} [historicSchemaPath] results/historic/schema.json; when
  *   given, DIR/historic/<set>/*.json are read too and returned as `historic`
- * @returns {{runs: {source: string, result: object}[],
+ * @returns {{runs: {source: string, set: string, result: object}[],
  *            historic: {source: string, result: object}[],
  *            errors: {source: string, problem: string, details: string[]}[]}}
  */
@@ -60,7 +60,7 @@ function readKind(files, validate, schemaProblem, errors, sourceOfRunId) {
       continue;
     }
     sourceOfRunId.set(data.run_id, file.relative);
-    runs.push({ source: file.relative, result: data });
+    runs.push({ source: file.relative, set: file.set, result: data });
   }
   return runs;
 }

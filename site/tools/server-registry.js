@@ -9,6 +9,9 @@ const fs = require('fs');
 const path = require('path');
 
 const REGISTRY_PATH = path.join(__dirname, '..', '..', 'docs', 'contract', 'server-registry.json');
+// The registry group whose entries measure the machine's ceiling, one per broadcast
+// mode (limit-naive, limit-fast): every figure is also read as a share of them.
+const LIMIT_GROUP = 'limit';
 
 /**
  * @param {string} [file] the registry file (default docs/contract/server-registry.json)
@@ -33,4 +36,14 @@ function registryFields(registry, server) {
   return { entry: server.entry || null, groups: entry ? [...entry.groups] : [] };
 }
 
-module.exports = { REGISTRY_PATH, readRegistry, registryFields };
+/**
+ * The limit servers: the entries of LIMIT_GROUP, for the share of the limit.
+ * @param {{entries: Map<string, object>}} registry from readRegistry
+ * @returns {{entry: string, mode: string, label: string}[]} in registry order
+ */
+function limitServers(registry) {
+  return [...registry.entries.values()].filter((entry) => entry.groups.includes(LIMIT_GROUP))
+    .map((entry) => ({ entry: entry.name, mode: entry.mode, label: entry.label }));
+}
+
+module.exports = { REGISTRY_PATH, LIMIT_GROUP, readRegistry, registryFields, limitServers };
