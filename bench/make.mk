@@ -43,6 +43,13 @@ BROKER_CPU ?=
 # AGENTS=1 (default): one client process, as before. client-java/README.md "Several processes and hosts".
 AGENTS ?= 1
 BUS ?=
+# `make bench-scaleout` (bench/run_scaleout.py, docs/scaleout-simulation.md): WORKERS= is a
+# comma list of worker counts there (e.g. 1,2,4); CORE_SHARE: each worker's cgroup CPU quota as a
+# fraction of one core, in (0, 1], with (largest WORKERS) x CORE_SHARE <= 1; PERIOD_US: the CFS
+# period, microseconds, 1000-1000000 (empty = 100000). The broker runs on BROKER_CPU (empty = the
+# client's CPUs).
+CORE_SHARE ?= 0.25
+PERIOD_US  ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
@@ -68,6 +75,7 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
+              "make bench-scaleout SERVER=pypy-fast WORKERS=1,2,4 CORE_SHARE=0.25 [PROFILE= LEVELS= REPEAT= PERIOD_US=]   scale-out simulated on one core: each worker under a cgroup CPU quota, client and broker on the other cores; a result file per worker count + the efficiency and relay-cost summary (docs/scaleout-simulation.md)" \
               "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset, SERVERS=runtimes for the runtimes group)" \
               "make bench-plan SERVERS=...   the plan and its estimated time only (same knobs as make bench)" \
               "make bench-url URL=http://HOST:PORT/prefix [SERVER_PID=] [NAME=] [MODE=fast|naive]   benchmark a SockJS broadcast server you run yourself (PROFILE=, REPEAT=, LEVELS=, ... as bench-*)" \
@@ -100,6 +108,19 @@ $(STAMPS)/venv-peer-pypy: bench/peers/sockjs_tornado/requirements.txt | $(STAMPS
 	@$(call ensure-debian,pypy3 -c 'import venv$(,) ensurepip',pypy3 pypy3-venv pypy3-dev)
 	@$(call venv-complete-or-redone,$(ROOT)/.venv-peer-pypy,pypy3,$(ROOT)/.venv-peer-pypy/bin/python -m pip install -q --disable-pip-version-check -r $<)
 	@touch $@
+
+.PHONY: bench-scaleout
+# The settings are checked first (usage errors exit 2 before anything is installed or started).
+SCALEOUT_ARGS = --workers-list '$(WORKERS)' --core-share '$(CORE_SHARE)' $(if $(PERIOD_US),--period-us $(PERIOD_US)) \
+                $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) --server '$(SERVER)' --profile $(PROFILE) \
+                --server-cpu $(SERVER_CPU) --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) \
+                --json $(JSON) $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
+                $(if $(REPEAT),--repeat $(REPEAT))
+bench-scaleout: $(BENCH_COMMON_DEPS)
+	@[ -n "$(SERVER)" ] || { echo "usage: make bench-scaleout SERVER=name WORKERS=1,2,4 CORE_SHARE=0.25 [PROFILE= LEVELS= REPEAT= PERIOD_US= SERVER_CPU= CLIENT_CPU= BROKER_CPU=]" >&2; exit 2; }
+	@$(BENCH_PY) $(ROOT)/bench/run_scaleout.py $(SCALEOUT_ARGS) --check-usage
+	@$(call registry-install,$(SERVER),--single)
+	$(BENCH_PY) $(ROOT)/bench/run_scaleout.py $(SCALEOUT_ARGS)
 
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
         bench-plan bench-url servers install-server serve
