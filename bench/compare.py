@@ -17,7 +17,9 @@ each median saturation point. "≥" marks a floor (bench/floors.py): in at
 least one repetition the server was < 95 % busy, the client was client-bound
 ("†", it measures the client, not the server), or the level ended without
 overloading the server. A floor on the lower side of a gap is no verdict: the
-lower server's limit is unknown.
+lower server's limit is unknown. A server under 95 % busy beside a client with
+clear headroom is no floor: its figure is the server's own limit below full
+CPU, printed plain and labelled under the table with the CPU seen.
 
 Both forms start with the verdict (bench/verdict.py: the same sentences as the
 summary page, one per algorithm group), at `--level N` clients or by default
@@ -32,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
-from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled  # noqa: E402
+from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes, server_sampled  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
@@ -49,7 +51,8 @@ def _levels(doc):
 
 
 def level_range(level, sampled=True):
-    """{median, min, max, runs, client_bound} of a level's saturation received/s; None without a figure.
+    """{median, min, max, runs, client_bound, floor, limit} of a level's saturation received/s; None without
+    a figure. floor: bench/floors.py's reasons ([]: the server's limit); limit: its own-limit label ([]: none).
 
     A file without repetitions (or with one) has min = max = median and runs = 1. sampled:
     floors.server_sampled of the level's file (False: its floors are judged from the client's side).
@@ -63,7 +66,7 @@ def level_range(level, sampled=True):
     return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
             "runs": level.get("repetitions", 1),
             "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
-            "floor": level_floor_reasons(level, sampled)}
+            "floor": level_floor_reasons(level, sampled), "limit": limit_notes(level, sampled)}
 
 
 def verdict(ra, rb):
@@ -174,8 +177,9 @@ def compare_table(a, b):
 
 
 def _floor_notes(named_levels):
-    """One line per floor figure: which run, which level, why (bench/floors.py); one line per run
-    whose server was not sampled. named_levels: [(name, {concurrency: level}, server sampled)]."""
+    """One line per floor figure: which run, which level, why (bench/floors.py); one per figure that was
+    the server's own limit below full CPU, with its label; one line per run whose server was not sampled.
+    named_levels: [(name, {concurrency: level}, server sampled)]."""
     notes = []
     for name, levels, sampled in named_levels:
         if not sampled:
@@ -184,6 +188,8 @@ def _floor_notes(named_levels):
             reasons = level_floor_reasons(levels[n], sampled)
             if reasons and levels[n].get("saturation"):
                 notes.append(f"≥ {name} at {n} clients is a floor: {'; '.join(reasons)}.")
+            if levels[n].get("saturation"):
+                notes += [f"{name} at {n} clients: {note}." for note in limit_notes(levels[n], sampled)]
     return ([""] + notes) if notes else []
 
 

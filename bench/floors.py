@@ -1,12 +1,18 @@
 """Whether a saturation figure is the server's limit or only a floor.
 
 The kit's fairness rule (docs/methodology.md, "A figure is the server's limit,
-or a floor"): a saturation figure counts as the server's only when the server's core was >= 95 % busy at that point and
-the client was not client-bound. Otherwise something else stopped the climb
-- the client, or idle time the server still had - and the figure says only
-"at least this much". A level that ended because the profile's maximum rate
-was reached (or the level was cut short) never saw the server overloaded:
-also a floor.
+or a floor"): a saturation figure counts as the server's only when nothing
+else stopped the climb: the client was not client-bound, the level really
+overloaded the server, and either the server's core was >= 95 % busy at that
+point, or the client had clear headroom there (its CPU at most
+CLIENT_HEADROOM_CPU_PCT, and, where the client's measured ceiling is known,
+the received rate at most CLIENT_CEILING_SHARE_PCT of it). In the second case
+the latency collapse is the server's own limit reached below full CPU (timers,
+GC, Nagle...): not a floor, but labelled as such with the CPU seen
+(limit_notes). Otherwise the figure says only "at least this much": a floor,
+its reasons naming both sides. A level that ended because the profile's
+maximum rate or the client's measured ceiling was reached (or was cut short)
+never saw the server overloaded: also a floor.
 
 The site applies the same rule in JavaScript (site/src/js/floors.js, same
 reason words: the pages run in the browser); the two are kept in step by one
@@ -24,10 +30,28 @@ import math
 
 #: The server's core must have been at least this busy (percent of one core,
 #: as the client samples /proc/PID/stat) for its saturation figure to count
-#: as the server's limit.
+#: as the server's limit at full CPU.
 SERVER_BUSY_PCT = 95.0
 
+#: Clear client headroom, CPU side: the client's CPU at the saturation point (`saturation.client_cpu_pct`,
+#: percent of one core, summed over the client's processes; a bound in 0..90) at most this. The client calls
+#: itself client-bound at 90 % of its allowed cores (client-java Thresholds.CLIENT_BOUND_CPU_RATIO, recorded
+#: as parameters.client_bound_cpu_ratio). At 75 % the client's core sat idle a quarter of the measured window
+#: or more, so it could have handled a third more at the same cost per message; the 15 points under
+#: client-bound are the margin for a window average hiding busier stretches. The levels this exception exists for (sockjs-tornado on CPython, reference set) ran the
+#: client at 13-47 %. Percent of one core, not of the client's cores: a client spread over several cores
+#: needs the same absolute idle time (conservative).
+CLIENT_HEADROOM_CPU_PCT = 75.0
+
+#: Clear client headroom, rate side: where the level records the client's measured ceiling
+#: (`client_ceiling_per_s`: the client's firehose ceiling in received msgs/s for that level's connections
+#: and frames), the received rate at the saturation point at most this percent of it (0..100). Beyond it the
+#: client was within a fifth of the most it has been seen to receive, so its own receive path may have shaped
+#: the latency collapse even with CPU to spare.
+CLIENT_CEILING_SHARE_PCT = 80.0
+
 _ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
+                          "client_ceiling": "client ceiling reached (never overloaded)",
                           "connect_failed": "level ended: connect_failed",
                           "aborted": "level ended: aborted"}
 
@@ -44,22 +68,61 @@ def server_sampled(doc):
     return "pid" not in server or server["pid"] is not None
 
 
+def _figure_point_field(level, field):
+    """`field` of the level's saturation object (v2), else of the measured point the figure came from
+    (v1 files: same received/s, state ok); None if neither has it."""
+    sat = level.get("saturation") or {}
+    if sat.get(field) is not None:
+        return sat[field]
+    for point in level.get("points") or []:
+        if point.get("state") == "ok" and point.get("received_per_s") == sat.get("received_per_s"):
+            return point.get(field)
+    return None
+
+
 def saturation_server_cpu(level):
     """The server's CPU % at the level's saturation point: the saturation object's own field (v2),
     else the measured point it came from (v1 files: same received/s, state ok); None if neither."""
-    sat = level.get("saturation") or {}
-    if sat.get("server_cpu_pct") is not None:
-        return sat["server_cpu_pct"]
-    for point in level.get("points") or []:
-        if point.get("state") == "ok" and point.get("received_per_s") == sat.get("received_per_s"):
-            return point.get("server_cpu_pct")
-    return None
+    return _figure_point_field(level, "server_cpu_pct")
+
+
+def saturation_client_cpu(level):
+    """The client's CPU % (of one core) at the level's saturation point, found like the server's."""
+    return _figure_point_field(level, "client_cpu_pct")
+
+
+def ceiling_share_pct(level):
+    """The saturation's received rate as a percent of the level's `client_ceiling_per_s` (the client's
+    measured ceiling, received msgs/s); None when there is no figure or no ceiling (missing, null or
+    not > 0: absent)."""
+    sat = level.get("saturation")
+    ceiling = level.get("client_ceiling_per_s")
+    if not sat or isinstance(ceiling, bool) or not isinstance(ceiling, (int, float)) or not ceiling > 0:
+        return None
+    return 100 * sat["received_per_s"] / ceiling
+
+
+def _client_headroom(level):
+    """Whether the client clearly had room to spare at the saturation point (see the two constants)."""
+    cpu = saturation_client_cpu(level)
+    share = ceiling_share_pct(level)
+    return cpu is not None and cpu <= CLIENT_HEADROOM_CPU_PCT and (share is None or share <= CLIENT_CEILING_SHARE_PCT)
+
+
+def _own_limit(level, server_sampled=True):
+    """Whether one repetition's figure is the server's own limit reached below full CPU: a sampled server
+    under SERVER_BUSY_PCT, nothing else making a floor (not client-bound, the level overloaded the server)
+    and clear client headroom."""
+    sat = level.get("saturation")
+    cpu = saturation_server_cpu(level) if server_sampled else None
+    return (bool(sat) and not sat.get("client_bound") and cpu is not None and cpu < SERVER_BUSY_PCT
+            and level.get("end_reason") not in _ENDS_WITHOUT_OVERLOAD and _client_headroom(level))
 
 
 def _repetition_kinds(level, server_sampled=True):
     """The kinds of floor one repetition's figure is, in _RANK order ("busy" stands for "server N %
-    busy (< 95 %)"); [] when it is the server's limit or the level has no figure. Without a
-    sampled server only the client's side counts."""
+    busy (< 95 %), client ..."); [] when it is the server's limit (at full CPU or its own below it) or
+    the level has no figure. Without a sampled server only the client's side counts."""
     sat = level.get("saturation")
     if not sat:
         return []
@@ -69,7 +132,7 @@ def _repetition_kinds(level, server_sampled=True):
     cpu = saturation_server_cpu(level) if server_sampled else None
     if server_sampled and cpu is None:
         kinds.append("server CPU not measured")
-    elif server_sampled and cpu < SERVER_BUSY_PCT:
+    elif server_sampled and cpu < SERVER_BUSY_PCT and not _own_limit(level, server_sampled):
         kinds.append("busy")
     end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
     if end:
@@ -77,50 +140,93 @@ def _repetition_kinds(level, server_sampled=True):
     return kinds
 
 
+def _with_level_ceiling(run, level):
+    """A repetition of `level` with the level's client ceiling when it records none of its own: the
+    ceiling belongs to the level's connections and frames, so a repetition is judged by it too."""
+    if run.get("client_ceiling_per_s") is not None or level.get("client_ceiling_per_s") is None:
+        return run
+    return {**run, "client_ceiling_per_s": level["client_ceiling_per_s"]}
+
+
+def _runs(level):
+    return [_with_level_ceiling(run, level) for run in level.get("runs") or [level]]
+
+
 def repetition_floor_reasons(level, server_sampled=True):
     """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
     (or when the level has no figure at all). `level`: a level object of a result file, or one
     element of a repeated level's `runs[]`; server_sampled: server_sampled(doc) of its file."""
-    return [_busy_text(_pct(saturation_server_cpu(level))) if kind == "busy" else kind
-            for kind in _repetition_kinds(level, server_sampled)]
+    return [_busy_text([level]) if kind == "busy" else kind for kind in _repetition_kinds(level, server_sampled)]
+
+
+def repetition_limit_notes(level, server_sampled=True):
+    """The label of one repetition's figure when it is the server's own limit reached below full CPU
+    ("server's own limit at 87 % CPU (client 20 % busy, on schedule)"), else []."""
+    return [_own_limit_text([level])] if _own_limit(level, server_sampled) else []
 
 
 def level_floor_reasons(level, server_sampled=True):
     """Why a level's headline figure (the median over repetitions) is a floor: the reasons of every
     repetition whose figure is one, merged by kind, with "in k of n" when the level was repeated;
-    [] when every repetition's figure was the server's limit.
+    [] when every repetition's figure was the server's limit (at full CPU or its own below it).
 
     Conservative on purpose: one floor among the repetitions marks the level, as "client-bound in
-    at least one repetition" always has. Busy percentages differ per repetition: the merged reason
-    gives their range ("server 81–93 % busy (< 95 %) in 2 of 3"). server_sampled:
-    server_sampled(doc) of the level's file (False: the client's side alone decides)."""
-    runs = level.get("runs") or [level]
-    counts, busy = {}, []
+    at least one repetition" always has. Percentages differ per repetition: the merged reason
+    gives their range ("server 81–93 % busy (< 95 %), client 78–88 % busy in 2 of 3").
+    server_sampled: server_sampled(doc) of the level's file (False: the client's side alone decides)."""
+    runs = _runs(level)
+    by_kind = {}
     for run in runs:
         for kind in _repetition_kinds(run, server_sampled):
-            counts[kind] = counts.get(kind, 0) + 1
-            if kind == "busy":
-                busy.append(saturation_server_cpu(run))
+            by_kind.setdefault(kind, []).append(run)
     out = []
-    for kind in sorted(counts, key=_RANK.index):
-        if kind == "busy":
-            lo, hi = _pct(min(busy)), _pct(max(busy))
-            text = _busy_text(lo if lo == hi else f"{lo}–{hi}")
-        else:
-            text = kind
-        if len(runs) > 1:
-            text += f" in {counts[kind]} of {len(runs)}"
-        out.append(text)
+    for kind in sorted(by_kind, key=_RANK.index):
+        text = _busy_text(by_kind[kind]) if kind == "busy" else kind
+        out.append(text + _k_of_n(len(by_kind[kind]), len(runs)))
     return out
+
+
+def limit_notes(level, server_sampled=True):
+    """The label of a level whose repetitions' figures (some or all) were the server's own limit reached
+    below full CPU, merged like the busy reason ("server's own limit at 81–93 % CPU (client 13–27 % busy,
+    on schedule) in 2 of 3"); [] when none was. Shown beside the figure instead of a floor mark when
+    level_floor_reasons is [], beside the floor's reasons otherwise."""
+    runs = _runs(level)
+    own = [run for run in runs if _own_limit(run, server_sampled)]
+    return [_own_limit_text(own) + _k_of_n(len(own), len(runs))] if own else []
 
 
 _RANK = ["client-bound", "server CPU not measured", "busy", *_ENDS_WITHOUT_OVERLOAD.values()]
 
 
-def _pct(cpu):
-    """Busy percent as text, rounded down: 94.6 must not read as "95 % busy (< 95 %)"."""
-    return str(math.floor(cpu))
+def _k_of_n(k, n):
+    return f" in {k} of {n}" if n > 1 else ""
 
 
-def _busy_text(pct_text):
-    return f"server {pct_text} % busy (< {SERVER_BUSY_PCT:.0f} %)"
+def _range(values, rounding):
+    """'lo–hi' of percentages rounded by `rounding`, or one number when both round alike."""
+    lo, hi = rounding(min(values)), rounding(max(values))
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
+# Rounding: every number is rounded against the server, so a reason never reads as less of a floor
+# than it was: the server's CPU down (94.6 must not read as "95 % busy (< 95 %)"), the client's CPU
+# and its share of its ceiling up (75.2 must not read as "75 %", the headroom's own bound).
+def _client_text(runs):
+    cpus = [c for c in map(saturation_client_cpu, runs) if c is not None]
+    shares = [s for s in map(ceiling_share_pct, runs) if s is not None]
+    text = f"client {_range(cpus, math.ceil)} % busy" if cpus else "client CPU not measured"
+    return text, (f"at {_range(shares, math.ceil)} % of its ceiling" if shares else None)
+
+
+def _busy_text(runs):
+    client, ceiling = _client_text(runs)
+    server = _range([saturation_server_cpu(run) for run in runs], math.floor)
+    return f"server {server} % busy (< {SERVER_BUSY_PCT:.0f} %), {client}" + (f", {ceiling}" if ceiling else "")
+
+
+def _own_limit_text(runs):
+    client, ceiling = _client_text(runs)
+    server = _range([saturation_server_cpu(run) for run in runs], math.floor)
+    inside = ", ".join(part for part in (client, "on schedule", ceiling) if part)
+    return f"server's own limit at {server} % CPU ({inside})"

@@ -1,8 +1,8 @@
 """The run summary printed after each server's merged result: per level, the median saturation
 with its min-max over the repetitions, and what to distrust (floors named as floors, with why;
-every warning)."""
+every warning); a figure that is the server's own limit below full CPU says so, with the CPU seen."""
 
-from floors import level_floor_reasons, server_sampled
+from floors import level_floor_reasons, limit_notes, server_sampled
 
 
 def _figure(sat):
@@ -27,6 +27,8 @@ def summarize(doc, name):
         floor = level_floor_reasons(level, server_sampled(doc))
         if floor:
             text += f"; a floor, not the server's limit: {'; '.join(floor)}"
+        for note in limit_notes(level, server_sampled(doc)):
+            text += f"; {note}"
         lines.append(text)
     for w in doc["warnings"]:
         lines.append(f"   warning: {w}")

@@ -101,15 +101,32 @@ def test_a_gap_whose_lower_side_is_a_floor_is_no_verdict():
     assert verdict(rng(90, 100, 110), dict(rng(200, 210, 220), floor=["client-bound in 1 of 3"])) == "B higher"
 
 
+def _with_cpu(v, cpu, client_cpu):
+    sat = {**level(25, v)["saturation"], "server_cpu_pct": cpu, "client_cpu_pct": client_cpu}
+    return doc([{**level(25, v), "saturation": sat}])
+
+
 def test_floor_figures_are_marked_and_explained():
-    idle = merge_repetitions([doc([{**level(25, v), "saturation": {**level(25, v)["saturation"], "server_cpu_pct": cpu}}])
-                              for v, cpu in ((100, 99.0), (110, 71.5), (90, 99.0))])
+    idle = merge_repetitions([_with_cpu(v, cpu, client) for v, cpu, client in
+                              ((100, 99.0, 40.0), (110, 71.5, 82.0), (90, 99.0, 40.0))])
     busy = merged([300, 310, 290], mode="naive")
     table = compare_table(idle, busy)
     row = [line for line in table.splitlines() if line.startswith("| 25 |")][0]
     assert "≥ 100 (90–110)" in row and "≥ 300" not in row
     assert "A is a floor: no verdict" in row    # A's limit is unknown: it may be as high as B's
-    assert "≥ A at 25 clients is a floor: server 71 % busy (< 95 %) in 1 of 3." in table
+    assert "≥ A at 25 clients is a floor: server 71 % busy (< 95 %), client 82 % busy in 1 of 3." in table
+
+
+def test_the_servers_own_limit_below_full_cpu_is_printed_plain_and_labelled():
+    """Made-up numbers: the server 71-88 % busy beside a client at 20-30 %, on schedule (bench/floors.py)."""
+    own = merge_repetitions([_with_cpu(v, cpu, client) for v, cpu, client in
+                             ((100, 88.0, 20.0), (110, 71.5, 30.0), (90, 99.0, 40.0))])
+    table = compare_table(own, merged([300, 310, 290], mode="naive"))
+    row = [line for line in table.splitlines() if line.startswith("| 25 |")][0]
+    assert "≥" not in row and "100 (90–110)" in row
+    assert ("A at 25 clients: server's own limit at 71–88 % CPU (client 20–30 % busy, on schedule) in 2 of 3."
+            in table)
+    assert "is a floor" not in table
 
 
 def test_registry_entry_names_the_run_and_a_folder_without_the_peer_gets_a_registry_baseline():

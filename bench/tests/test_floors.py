@@ -1,5 +1,6 @@
-"""The fairness rule on saturation figures: the server's limit only when the server was >= 95 % busy,
-the client was not client-bound and the level really overloaded the server.
+"""The fairness rule on saturation figures: the server's limit when the server was >= 95 % busy, or its
+own limit below full CPU when the client had clear headroom; otherwise a floor, with the reasons; the
+client was not client-bound and the level really overloaded the server in either case.
 
 The cases are docs/contract/floor-rule-cases.json, which site/src/js/floors.test.js runs against the
 pages' implementation too: one table, so the two implementations cannot drift apart unseen."""
@@ -9,17 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from floors import NOT_SAMPLED_NOTE, SERVER_BUSY_PCT, level_floor_reasons, repetition_floor_reasons, server_sampled
+from floors import (CLIENT_CEILING_SHARE_PCT, CLIENT_HEADROOM_CPU_PCT, NOT_SAMPLED_NOTE, SERVER_BUSY_PCT,
+                    level_floor_reasons, limit_notes, repetition_floor_reasons, repetition_limit_notes,
+                    server_sampled)
 
 CASES = json.loads((Path(__file__).resolve().parents[2] / "docs" / "contract" / "floor-rule-cases.json")
                    .read_text(encoding="utf-8"))
-RULES = {"repetition": repetition_floor_reasons, "level": level_floor_reasons}
+RULES = {"repetition": (repetition_floor_reasons, repetition_limit_notes), "level": (level_floor_reasons, limit_notes)}
 
 
 @pytest.mark.parametrize("case", CASES["cases"], ids=lambda case: case["name"])
 def test_floor_rule_case(case):
-    reasons = RULES[case["rule"]](case["level"], server_sampled=case.get("server_sampled", True))
-    assert reasons == case["reasons"]
+    reasons, notes = RULES[case["rule"]]
+    sampled = case.get("server_sampled", True)
+    assert reasons(case["level"], server_sampled=sampled) == case["reasons"]
+    assert notes(case["level"], server_sampled=sampled) == case["notes"]
 
 
 @pytest.mark.parametrize("case", CASES["server_sampled"], ids=lambda case: case["name"])
@@ -27,6 +32,9 @@ def test_whether_the_server_was_sampled(case):
     assert server_sampled(case["result"]) is case["sampled"]
 
 
-def test_the_busy_threshold_and_the_not_sampled_note_are_the_tables():
+def test_the_constants_and_the_not_sampled_note_are_the_tables():
     assert SERVER_BUSY_PCT == CASES["server_busy_pct"]
+    assert CLIENT_HEADROOM_CPU_PCT == CASES["client_headroom_cpu_pct"]
+    assert CLIENT_CEILING_SHARE_PCT == CASES["client_ceiling_share_pct"]
     assert NOT_SAMPLED_NOTE == CASES["not_sampled_note"]
+

@@ -13,7 +13,21 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { SLOW, startSite, resultsDirWith, screenshotPath } = require('./harness');
-const { realRuns, repeatedRuns, derivedRun, SERVER_BUSY_PCT, saturationServerCpu, isRepetitionFloor, isFloor } = require('./fixtures');
+const {
+  realRuns, repeatedRuns, derivedRun, SERVER_BUSY_PCT, saturationServerCpu, saturationClientCpu, isOwnLimit, isRepetitionFloor,
+  isFloor,
+} = require('./fixtures');
+
+// The words the pages must show for one single-run level, spelled from its data here (the site's are
+// src/js/floors.js's): the server's CPU rounded down, the client's rounded up.
+const clientPart = (level) => {
+  const client = saturationClientCpu(level);
+  return client == null ? 'client CPU not measured' : `client ${Math.ceil(client)} % busy`;
+};
+const busyReason = (level) =>
+  `server ${Math.floor(saturationServerCpu(level))} % busy (< ${SERVER_BUSY_PCT} %), ${clientPart(level)}`;
+const ownLimitLabel = (level) =>
+  `server's own limit at ${Math.floor(saturationServerCpu(level))} % CPU (${clientPart(level)}, on schedule)`;
 const format = require('../src/js/format');
 const { openPage, usePage } = require('./browser');
 const { probeChart, pointOnPage } = require('./page-probes');
@@ -123,7 +137,7 @@ describe('site built from a real run with memory removed, a level unconnected an
       const sampled = derived.server.pid !== null;
       const cpu = saturationServerCpu(flagged);
       const why = ['client-bound', !sampled ? null : cpu == null ? 'server CPU not measured'
-        : cpu < SERVER_BUSY_PCT ? `server ${Math.floor(cpu)} % busy (< ${SERVER_BUSY_PCT} %)` : null].filter(Boolean).join(', ');
+        : cpu < SERVER_BUSY_PCT ? busyReason(flagged) : null].filter(Boolean).join(', ');
       const flaggedCell = cells.nth(floors.indexOf(flagged));
       assert.ok((await flaggedCell.innerText()).startsWith('≥ '));
       assert.ok((await flaggedCell.innerText()).endsWith(`a floor: ${why}`), await flaggedCell.innerText());
@@ -200,13 +214,13 @@ describe('a real run with repetitions (REPEAT=3, the sockbench.result/2 spread f
 });
 
 
-describe('version 1 runs: floors judged by the server CPU of the point each figure was measured at', () => {
-  test('"≥", ✕ and "server N % busy (< 95 %)" where that point\'s CPU was under 95 %; none where it was not', SLOW, async (t) => {
+describe('version 1 runs: floors judged by the server and client CPU of the point each figure was measured at', () => {
+  test('"≥", ✕ and "server N % busy (< 95 %), client …" where that point\'s server CPU was under 95 % beside a busy client; the own-limit label beside an idle one; none at full CPU', SLOW, async (t) => {
     if (v1Runs.length === 0) {
       t.skip('no version 1 fixture');
       return;
     }
-    const checked = { busy: 0, limit: 0, other: 0 };
+    const checked = { busy: 0, own: 0, limit: 0, other: 0 };
     await usePage(await openPage(site.browser), async (page) => {
       for (const { file, result } of v1Runs) {
         await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(result.run_id)}`);
@@ -224,20 +238,26 @@ describe('version 1 runs: floors judged by the server CPU of the point each figu
             // Not this test's case: only "≥" exactly where the rule makes a floor.
             checked.other += 1;
             assert.equal(text.startsWith('≥ '), isFloor(level), `${where}: ${text}`);
+          } else if (cpu < SERVER_BUSY_PCT && isOwnLimit(level)) {
+            checked.own += 1;
+            assert.ok(!isFloor(level), `${where}: the test-side rule disagrees`);
+            assert.doesNotMatch(text, /≥|a floor/, `${where}: the server's own limit is not marked as a floor`);
+            assert.ok(text.endsWith(ownLimitLabel(level)), `${where}: ${text}`);
           } else if (cpu < SERVER_BUSY_PCT) {
             checked.busy += 1;
             assert.ok(isFloor(level), `${where}: the test-side rule disagrees`);
             assert.ok(text.startsWith('≥ '), `${where}: ${text}`);
-            assert.ok(text.endsWith(`a floor: server ${Math.floor(cpu)} % busy (< ${SERVER_BUSY_PCT} %)`), `${where}: ${text}`);
+            assert.ok(text.endsWith(`a floor: ${busyReason(level)}`), `${where}: ${text}`);
           } else {
             checked.limit += 1;
             assert.ok(!isFloor(level), `${where}: the test-side rule disagrees`);
-            assert.doesNotMatch(text, /≥|a floor/, `${where}: the server's limit is not marked`);
+            assert.doesNotMatch(text, /≥|a floor|own limit/, `${where}: the server's limit is not marked`);
           }
         }
       }
-      t.diagnostic(`levels checked: ${checked.busy} under ${SERVER_BUSY_PCT} % busy, ${checked.limit} the server's limit, ${checked.other} other`);
-      assert.ok(checked.busy + checked.limit > 0, 'no version 1 level to judge by its point\'s CPU');
+      t.diagnostic(`levels checked: ${checked.busy} under ${SERVER_BUSY_PCT} % busy beside a busy client, ${checked.own} ` +
+        `the server's own limit below full CPU, ${checked.limit} the server's limit, ${checked.other} other`);
+      assert.ok(checked.busy + checked.own + checked.limit > 0, 'no version 1 level to judge by its point\'s CPU');
       await page.screenshot({ path: screenshotPath('run-v1-floors'), fullPage: true });
 
       // The summary crosses and marks exactly those floors, with the same reason.
@@ -254,9 +274,13 @@ describe('version 1 runs: floors judged by the server CPU of the point each figu
         for (const [i, level] of floors.entries()) {
           const cpu = saturationServerCpu(level);
           if (cpu == null || cpu >= SERVER_BUSY_PCT || level.saturation.client_bound || level.end_reason !== 'overloaded') continue;
-          assert.ok((await cells.nth(i).innerText()).endsWith(`a floor: server ${Math.floor(cpu)} % busy (< ${SERVER_BUSY_PCT} %)`),
+          assert.ok((await cells.nth(i).innerText()).endsWith(`a floor: ${busyReason(level)}`),
             `${file} N=${level.concurrency}: ${await cells.nth(i).innerText()}`);
         }
+        // The server's own limits below full CPU are labelled, not crossed.
+        const own = result.levels.filter((l) => l.saturation && isOwnLimit(l));
+        const labels = page.locator(`#summary-table tbody[data-run-id="${result.run_id}"] .limit-note`);
+        assert.deepEqual(await labels.allInnerTexts(), own.map(ownLimitLabel), file);
       }
     });
   });

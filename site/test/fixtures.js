@@ -61,13 +61,24 @@ const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.sa
 
 // The fairness rule as docs/methodology.md states it, written from the result files'
 // fields for the tests (the site's own is src/js/floors.js): a saturation
-// figure is the server's limit only when the server was >= 95 % busy, the
-// client was not client-bound and the level overloaded the server; a level's
-// figure is a floor when any of its repetitions' is. A run whose server was not
-// sampled (server.pid null: a server benchmarked by URL alone) has no server
-// CPU to judge by: only the client's side counts (client-bound, how the level ended).
+// figure is the server's limit only when the client was not client-bound, the
+// level overloaded the server, and the server was >= 95 % busy -- or, below
+// that, the client had clear headroom (its CPU <= 75 % of a core and, where the
+// level records the client's ceiling, the received rate <= 80 % of it): then
+// the figure is the server's own limit below full CPU, labelled, not a floor.
+// A level's figure is a floor when any of its repetitions' is. A run whose
+// server was not sampled (server.pid null: a server benchmarked by URL alone)
+// has no server CPU to judge by: only the client's side counts (client-bound,
+// how the level ended).
 const SERVER_BUSY_PCT = 95;
-const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'connect_failed', 'aborted'];
+const CLIENT_HEADROOM_CPU_PCT = 75;
+const CLIENT_CEILING_SHARE_PCT = 80;
+const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'client_ceiling', 'connect_failed', 'aborted'];
+
+/** The point a level's figure was taken at (state ok, same received/s); null if none. */
+function figurePoint(level) {
+  return (level.points || []).find((p) => p.state === 'ok' && p.received_per_s === level.saturation.received_per_s) || null;
+}
 
 /**
  * The server CPU % behind a level's (or one repetition's) saturation figure:
@@ -79,8 +90,29 @@ function saturationServerCpu(level) {
   const sat = level.saturation;
   if (!sat) return null;
   if (sat.server_cpu_pct != null) return sat.server_cpu_pct;
-  const point = (level.points || []).find((p) => p.state === 'ok' && p.received_per_s === sat.received_per_s);
+  const point = figurePoint(level);
   return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
+}
+
+/** The client CPU % behind the figure, found the same way; null when not recorded. */
+function saturationClientCpu(level) {
+  const sat = level.saturation;
+  if (!sat) return null;
+  if (sat.client_cpu_pct != null) return sat.client_cpu_pct;
+  const point = figurePoint(level);
+  return point && point.client_cpu_pct != null ? point.client_cpu_pct : null;
+}
+
+/** Whether one repetition's figure is the server's own limit below full CPU (sampled server). */
+function isOwnLimit(level, sampled = true) {
+  const sat = level.saturation;
+  if (!sat) return false;
+  const cpu = saturationServerCpu(level);
+  const client = saturationClientCpu(level);
+  const ceiling = level.client_ceiling_per_s;
+  const underCeiling = !(ceiling > 0) || sat.received_per_s * 100 <= CLIENT_CEILING_SHARE_PCT * ceiling;
+  return sampled && !sat.client_bound && !ENDS_WITHOUT_OVERLOAD.includes(level.end_reason) &&
+    cpu != null && cpu < SERVER_BUSY_PCT && client != null && client <= CLIENT_HEADROOM_CPU_PCT && underCeiling;
 }
 
 /**
@@ -91,7 +123,7 @@ function isRepetitionFloor(level, sampled = true) {
   const sat = level.saturation;
   if (!sat) return false;
   const cpu = saturationServerCpu(level);
-  const serverIdle = sampled && (cpu == null || cpu < SERVER_BUSY_PCT);
+  const serverIdle = sampled && (cpu == null || cpu < SERVER_BUSY_PCT) && !isOwnLimit(level, sampled);
   return Boolean(sat.client_bound) || serverIdle || ENDS_WITHOUT_OVERLOAD.includes(level.end_reason);
 }
 
@@ -122,5 +154,6 @@ function expectedRttAt(points, field, stat, x, logX) {
 
 module.exports = {
   FIXTURES_DIR, brokenFiles, realRuns, repeatedRuns, derivedRun,
-  SERVER_BUSY_PCT, saturationServerCpu, isRepetitionFloor, isFloor, hasTwoMeasuredPoints, expectedRttAt,
+  SERVER_BUSY_PCT, saturationServerCpu, saturationClientCpu, isOwnLimit, isRepetitionFloor, isFloor, hasTwoMeasuredPoints,
+  expectedRttAt,
 };

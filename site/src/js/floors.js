@@ -1,14 +1,21 @@
 // Whether a saturation figure is the server's limit or only a floor.
 //
 // The kit's fairness rule (docs/methodology.md, "A figure is the server's
-// limit, or a floor"): a saturation figure counts as the server's only when the server's core was >= 95 % busy at that point
-// and the client was not client-bound. Otherwise something else stopped the
-// climb (the client, or idle time the server still had) and the figure says
-// only "at least this much". A level that ended because the profile's maximum
-// rate was reached (or was cut short) never saw the server overloaded: also a
-// floor. bench/floors.py applies the same rule with the same reason words for
-// `make compare`; the two are kept in step by one table of cases,
-// docs/contract/floor-rule-cases.json, that both their tests run.
+// limit, or a floor"): a saturation figure counts as the server's only when
+// nothing else stopped the climb: the client was not client-bound, the level
+// really overloaded the server, and either the server's core was >= 95 % busy
+// at that point, or the client had clear headroom there (its CPU at most
+// CLIENT_HEADROOM_CPU_PCT and, where the client's measured ceiling is known,
+// the received rate at most CLIENT_CEILING_SHARE_PCT of it). In the second
+// case the latency collapse is the server's own limit reached below full CPU
+// (timers, GC, Nagle...): not a floor, but labelled so with the CPU seen
+// (levelLimitNotes). Otherwise the figure says only "at least this much": a
+// floor, its reasons naming both sides. A level that ended because the
+// profile's maximum rate or the client's measured ceiling was reached (or was
+// cut short) never saw the server overloaded: also a floor. bench/floors.py
+// applies the same rule with the same words for `make compare` (its comments
+// say why the constants are what they are); the two are kept in step by one
+// table of cases, docs/contract/floor-rule-cases.json, that both their tests run.
 // A run whose server was not sampled (`make bench-url` without SERVER_PID:
 // server.pid null) is judged from the client's side alone (client-bound, how
 // the level ended), said once (NOT_SAMPLED_NOTE) rather than on every level.
@@ -22,18 +29,33 @@
   /**
    * The server's core must have been at least this busy (percent of one core,
    * as the client samples /proc/PID/stat) for its saturation figure to count
-   * as the server's limit: the fairness rule of docs/methodology.md.
+   * as the server's limit at full CPU: the fairness rule of docs/methodology.md.
    */
   const SERVER_BUSY_PCT = 95;
+
+  /**
+   * Clear client headroom, CPU side: the client's CPU at the saturation point
+   * (saturation.client_cpu_pct, percent of one core; a bound in 0..90, under
+   * the client's own client-bound threshold of 90 %) at most this.
+   */
+  const CLIENT_HEADROOM_CPU_PCT = 75;
+
+  /**
+   * Clear client headroom, rate side: where the level records the client's
+   * measured ceiling (client_ceiling_per_s, received msgs/s), the received
+   * rate at the saturation point at most this percent of it (0..100).
+   */
+  const CLIENT_CEILING_SHARE_PCT = 80;
 
   // Level endings that never overloaded the server, and how a reason names them.
   const ENDS_WITHOUT_OVERLOAD = {
     max_rate: 'max rate reached (never overloaded)',
+    client_ceiling: 'client ceiling reached (never overloaded)',
     connect_failed: 'level ended: connect_failed',
     aborted: 'level ended: aborted',
   };
 
-  // Reason kinds in the order they are told; "busy" stands for "server N % busy (< 95 %)".
+  // Reason kinds in the order they are told; "busy" stands for "server N % busy (< 95 %), client ...".
   const RANK = ['client-bound', 'server CPU not measured', 'busy', ...Object.values(ENDS_WITHOUT_OVERLOAD)];
 
   /** Said once per run when the server was not sampled (bench/floors.py has the same words; the table of cases checks both). */
@@ -46,26 +68,58 @@
    */
   const serverSampled = (result) => !(result.server && result.server.pid === null);
 
-  /** Busy percent as text, rounded down: 94.6 must not read as "95 % busy (< 95 %)". */
-  const pctText = (cpu) => String(Math.floor(cpu));
+  /**
+   * `field` of the level's saturation object (v2), else of the measured point
+   * the figure came from (v1 files: same received/s, state ok); null if neither.
+   */
+  function figureField(level, field) {
+    const sat = level.saturation || {};
+    if (sat[field] != null) return sat[field];
+    const point = (level.points || []).find((p) => p.state === 'ok' && p.received_per_s === sat.received_per_s);
+    return point && point[field] != null ? point[field] : null;
+  }
 
-  const busyText = (range) => `server ${range} % busy (< ${SERVER_BUSY_PCT} %)`;
+  /** The server's CPU % at a level's saturation point (see figureField); null if not recorded. */
+  const saturationServerCpu = (level) => figureField(level, 'server_cpu_pct');
+
+  /** The client's CPU % (of one core) at a level's saturation point, found like the server's. */
+  const saturationClientCpu = (level) => figureField(level, 'client_cpu_pct');
 
   /**
-   * The server's CPU % at a level's saturation point: the saturation object's
-   * own field (v2), else the measured point it came from (v1 files: same
-   * received/s, state ok); null if neither.
+   * The saturation's received rate as a percent of the level's
+   * client_ceiling_per_s (received msgs/s); null without a figure or a
+   * ceiling (missing, null or not > 0: absent).
    */
-  function saturationServerCpu(level) {
-    const sat = level.saturation || {};
-    if (sat.server_cpu_pct != null) return sat.server_cpu_pct;
-    const point = (level.points || []).find((p) => p.state === 'ok' && p.received_per_s === sat.received_per_s);
-    return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
+  function ceilingSharePct(level) {
+    const ceiling = level.client_ceiling_per_s;
+    if (!level.saturation || typeof ceiling !== 'number' || !(ceiling > 0)) return null;
+    return 100 * level.saturation.received_per_s / ceiling;
+  }
+
+  /** Whether the client clearly had room to spare at the saturation point (see the two constants). */
+  function clientHeadroom(level) {
+    const cpu = saturationClientCpu(level);
+    const share = ceilingSharePct(level);
+    return cpu != null && cpu <= CLIENT_HEADROOM_CPU_PCT && (share == null || share <= CLIENT_CEILING_SHARE_PCT);
+  }
+
+  /**
+   * Whether one repetition's figure is the server's own limit reached below
+   * full CPU: a sampled server under SERVER_BUSY_PCT, nothing else making a
+   * floor (not client-bound, the level overloaded the server) and clear
+   * client headroom.
+   */
+  function ownLimit(level, sampled = true) {
+    const sat = level.saturation;
+    const cpu = sampled ? saturationServerCpu(level) : null;
+    return Boolean(sat) && !sat.client_bound && cpu != null && cpu < SERVER_BUSY_PCT &&
+      !ENDS_WITHOUT_OVERLOAD[level.end_reason] && clientHeadroom(level);
   }
 
   /**
    * The kinds of floor one repetition's figure is, in RANK order; [] when it
-   * is the server's limit. Without a sampled server only the client's side counts.
+   * is the server's limit (at full CPU or its own below it). Without a sampled
+   * server only the client's side counts.
    */
   function repetitionKinds(level, sampled = true) {
     const sat = level.saturation;
@@ -74,10 +128,49 @@
     const cpu = saturationServerCpu(level);
     if (sat.client_bound) kinds.push('client-bound');
     if (sampled && cpu == null) kinds.push('server CPU not measured');
-    else if (sampled && cpu < SERVER_BUSY_PCT) kinds.push('busy');
+    else if (sampled && cpu < SERVER_BUSY_PCT && !ownLimit(level, sampled)) kinds.push('busy');
     const end = ENDS_WITHOUT_OVERLOAD[level.end_reason];
     if (end) kinds.push(end);
     return kinds;
+  }
+
+  // A repetition of `level` with the level's client ceiling when it records
+  // none of its own: the ceiling belongs to the level's connections and frames.
+  function withLevelCeiling(run, level) {
+    if (run.client_ceiling_per_s != null || level.client_ceiling_per_s == null) return run;
+    return { ...run, client_ceiling_per_s: level.client_ceiling_per_s };
+  }
+
+  const runsOf = (level) => (level.runs && level.runs.length ? level.runs : [level]).map((run) => withLevelCeiling(run, level));
+
+  const kOfN = (k, n) => (n > 1 ? ` in ${k} of ${n}` : '');
+
+  /** 'lo–hi' of percentages rounded by `round`, or one number when both round alike. */
+  function range(values, round) {
+    const [lo, hi] = [round(Math.min(...values)), round(Math.max(...values))];
+    return lo === hi ? String(lo) : `${lo}–${hi}`;
+  }
+
+  // Every number is rounded against the server, so a reason never reads as
+  // less of a floor than it was: the server's CPU down (94.6 must not read as
+  // "95 % busy (< 95 %)"), the client's CPU and its share of its ceiling up.
+  function clientText(runs) {
+    const cpus = runs.map(saturationClientCpu).filter((c) => c != null);
+    const shares = runs.map(ceilingSharePct).filter((s) => s != null);
+    return [cpus.length ? `client ${range(cpus, Math.ceil)} % busy` : 'client CPU not measured',
+      shares.length ? `at ${range(shares, Math.ceil)} % of its ceiling` : null];
+  }
+
+  function busyText(runs) {
+    const [client, ceiling] = clientText(runs);
+    const server = range(runs.map(saturationServerCpu), Math.floor);
+    return `server ${server} % busy (< ${SERVER_BUSY_PCT} %), ${client}${ceiling ? `, ${ceiling}` : ''}`;
+  }
+
+  function ownLimitText(runs) {
+    const [client, ceiling] = clientText(runs);
+    const server = range(runs.map(saturationServerCpu), Math.floor);
+    return `server's own limit at ${server} % CPU (${[client, 'on schedule', ceiling].filter(Boolean).join(', ')})`;
   }
 
   /**
@@ -89,7 +182,17 @@
    *   or when the level has no figure at all (no `saturation`)
    */
   function repetitionFloorReasons(level, sampled = true) {
-    return repetitionKinds(level, sampled).map((kind) => (kind === 'busy' ? busyText(pctText(saturationServerCpu(level))) : kind));
+    return repetitionKinds(level, sampled).map((kind) => (kind === 'busy' ? busyText([level]) : kind));
+  }
+
+  /**
+   * The label of one repetition's figure when it is the server's own limit
+   * reached below full CPU ("server's own limit at 87 % CPU (client 20 % busy,
+   * on schedule)"). Arguments as repetitionFloorReasons.
+   * @returns {string[]} [label], or [] when it is not
+   */
+  function repetitionLimitNotes(level, sampled = true) {
+    return ownLimit(level, sampled) ? [ownLimitText([level])] : [];
   }
 
   /**
@@ -97,9 +200,9 @@
    * floor: every repetition's reasons merged by kind, in the order above,
    * each with "in k of n" when the level was repeated. Conservative on
    * purpose: one floor among the repetitions marks the level, as "client-bound
-   * in at least one repetition" always has. Busy percentages differ per
-   * repetition, so the merged one gives their range
-   * ("server 81–93 % busy (< 95 %) in 2 of 3").
+   * in at least one repetition" always has. Percentages differ per
+   * repetition, so the merged reason gives their range
+   * ("server 81–93 % busy (< 95 %), client 78–88 % busy in 2 of 3").
    * @param {object} level a level object of a result file; its `runs[]`, when
    *   present, are the repetitions, otherwise the level is its only one
    * @param {boolean} [sampled] serverSampled(result) of its file (default
@@ -107,23 +210,28 @@
    * @returns {string[]} [] when every repetition's figure was the server's limit
    */
   function levelFloorReasons(level, sampled = true) {
-    const runs = level.runs && level.runs.length ? level.runs : [level];
-    const counts = new Map();
-    const busy = [];
+    const runs = runsOf(level);
+    const byKind = new Map();
     for (const run of runs) {
-      for (const kind of repetitionKinds(run, sampled)) {
-        counts.set(kind, (counts.get(kind) || 0) + 1);
-        if (kind === 'busy') busy.push(saturationServerCpu(run));
-      }
+      for (const kind of repetitionKinds(run, sampled)) byKind.set(kind, [...(byKind.get(kind) || []), run]);
     }
-    return RANK.filter((kind) => counts.has(kind)).map((kind) => {
-      let text = kind;
-      if (kind === 'busy') {
-        const [lo, hi] = [pctText(Math.min(...busy)), pctText(Math.max(...busy))];
-        text = busyText(lo === hi ? lo : `${lo}–${hi}`);
-      }
-      return runs.length > 1 ? `${text} in ${counts.get(kind)} of ${runs.length}` : text;
-    });
+    return RANK.filter((kind) => byKind.has(kind)).map((kind) =>
+      (kind === 'busy' ? busyText(byKind.get(kind)) : kind) + kOfN(byKind.get(kind).length, runs.length));
+  }
+
+  /**
+   * The label of a level some or all of whose repetitions' figures were the
+   * server's own limit reached below full CPU, merged like the busy reason
+   * ("server's own limit at 81–93 % CPU (client 13–27 % busy, on schedule)
+   * in 2 of 3"). Shown beside the figure instead of a floor mark when
+   * levelFloorReasons is [], beside the floor's reasons otherwise.
+   * Arguments as levelFloorReasons.
+   * @returns {string[]} [label], or [] when no repetition's was
+   */
+  function levelLimitNotes(level, sampled = true) {
+    const runs = runsOf(level);
+    const own = runs.filter((run) => ownLimit(run, sampled));
+    return own.length ? [ownLimitText(own) + kOfN(own.length, runs.length)] : [];
   }
 
   /** How the pages word a floor's reasons (chart hover, level and summary tables). */
@@ -135,7 +243,8 @@
   const FLOOR_PREFIX = '≥ ';
 
   return {
-    SERVER_BUSY_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled, saturationServerCpu, repetitionFloorReasons,
-    levelFloorReasons, describeFloor,
+    SERVER_BUSY_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled,
+    saturationServerCpu, saturationClientCpu, repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons,
+    levelLimitNotes, describeFloor,
   };
 });

@@ -1,6 +1,7 @@
 // Per-level table under a run's charts: how each concurrency level went
 // (connections, saturation point with its spread, "≥" and why when it is only
-// a floor for the server, CPU there, memory, why it ended). Works for historic
+// a floor for the server, the label when it is the server's own limit below
+// full CPU, CPU there, memory, why it ended). Works for historic
 // runs too, where most columns are "—".
 (function (root) {
   'use strict';
@@ -46,6 +47,13 @@
         why.className = 'floor-note';
         why.textContent = floors.describeFloor(f.floorReasons);
         sat.append(document.createElement('br'), why);
+      }
+      // The server's own limit below full CPU, in some or all repetitions: say what was seen.
+      if (f.limitNotes.length) {
+        const own = document.createElement('small');
+        own.className = 'limit-note';
+        own.textContent = f.limitNotes.join(', ');
+        sat.append(document.createElement('br'), own);
       }
       cell(row, f.saturation ? format.rate(f.saturation.sent_per_s) : '—', 'num');
       cell(row, f.saturation ? format.ms(f.saturation.rtt_mean_ms) : '—', 'num');

@@ -26,7 +26,7 @@
    *            repetitions: number, spread: {min: number, median: number, max: number}|null,
    *            serverCpuPct: number|null, clientCpuPct: number|null, stealPct: number|null,
    *            rssAtStartBytes: number|null, peakRssBytes: number|null, endReason: string,
-   *            floorReasons: string[]}[]}
+   *            floorReasons: string[], limitNotes: string[]}[]}
    *   `saturation` is the level's own verdict (highest received msgs/s of a
    *   point whose mean RTT stayed under ok_mean_ms), as the client wrote it;
    *   with repetitions its received_per_s is their median and `spread`
@@ -36,8 +36,10 @@
    *   earlier levels left; `rssAtStartBytes` (its first point) shows that.
    *   `floorReasons`: why the saturation figure is only a floor for the
    *   server (floors.levelFloorReasons; [] when it is the server's limit or
-   *   there is no figure). 2011's published runs are never marked: they
-   *   published no CPU, and the rule is today's, not theirs.
+   *   there is no figure). `limitNotes`: the label of a figure that was the
+   *   server's own limit below full CPU in some or all repetitions
+   *   (floors.levelLimitNotes; [] otherwise). 2011's published runs are never
+   *   marked: they published no CPU, and the rule is today's, not theirs.
    */
   function levelFigures(result) {
     return result.levels.map((level) => {
@@ -58,6 +60,7 @@
         peakRssBytes: rss.length ? Math.max(...rss) : null,
         endReason: level.end_reason,
         floorReasons: result.historic ? [] : floors.levelFloorReasons(level, floors.serverSampled(result)),
+        limitNotes: result.historic ? [] : floors.levelLimitNotes(level, floors.serverSampled(result)),
       };
     });
   }

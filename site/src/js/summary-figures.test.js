@@ -32,8 +32,16 @@ test('levelFigures: each level says why its saturation figure is a floor, [] whe
     [], // no figure: nothing to mark, though the level failed to connect
     ['client-bound', 'max rate reached (never overloaded)'],
   ]);
-  const idle = { levels: [{ ...result.levels[0], saturation: saturationAt(500, false, 87.4) }] };
-  assert.deepEqual(levelFigures(idle)[0].floorReasons, ['server 87 % busy (< 95 %)']);
+  const idle = { levels: [{ ...result.levels[0], saturation: { ...saturationAt(500, false, 87.4), client_cpu_pct: 82 } }] };
+  assert.deepEqual(levelFigures(idle)[0].floorReasons, ['server 87 % busy (< 95 %), client 82 % busy']);
+  assert.deepEqual(levelFigures(idle)[0].limitNotes, []);
+});
+
+test('levelFigures: a server under 95 % busy beside an idle client is its own limit, labelled, not a floor', () => {
+  const own = { levels: [{ ...result.levels[0], saturation: { ...saturationAt(500, false, 87.4), client_cpu_pct: 20 } }] };
+  assert.deepEqual(levelFigures(own)[0].floorReasons, []);
+  assert.deepEqual(levelFigures(own)[0].limitNotes, ['server\'s own limit at 87 % CPU (client 20 % busy, on schedule)']);
+  assert.deepEqual(saturationSeries(own).floors, []);
 });
 
 test('levelFigures: a repeated level is a floor when one of its repetitions is, the median\'s own verdict aside', () => {

@@ -66,7 +66,7 @@
   const resultShape = (run) => (run.kind === 'historic' ? historic.asResultShape(run.result) : run.result);
 
   /**
-   * One run's figure at a level: {median, min, max, repetitions, floorReasons}
+   * One run's figure at a level: {median, min, max, repetitions, floorReasons, limitNotes}
    * (min = max = median for a single run); null when the level was not run or
    * had no point under the threshold.
    */
@@ -81,6 +81,7 @@
       max: repeated ? figure.spread.max : median,
       repetitions: repeated ? figure.repetitions : 1,
       floorReasons: figure.floorReasons,
+      limitNotes: figure.limitNotes || [],
     };
   }
 
@@ -184,6 +185,10 @@
     const floorsText = ranked.filter((e) => e.figure.floorReasons.length)
       .map((e) => `${e.name} (${e.figure.floorReasons.join(', ')})`);
     if (floorsText.length) clauses.push(`≥ marks a floor, not the server's limit: ${floorsText.join('; ')}`);
+    // Not a floor, but not full CPU either: say what was seen (floors.js).
+    const ownText = ranked.filter((e) => e.figure.limitNotes.length)
+      .map((e) => `${e.name} (${e.figure.limitNotes.join(', ')})`);
+    if (ownText.length) clauses.push(`below full CPU: ${ownText.join('; ')}`);
     if (missing.length) clauses.push(`no figure at this level: ${missing.join(', ')}`);
     return `${head}: ${chain}${clauses.length ? `; ${clauses.join('; ')}` : ''}.`;
   }

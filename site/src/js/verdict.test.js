@@ -59,16 +59,18 @@ test('overlapping ranges read "within noise", never ">"', () => {
   }
 });
 
+const coalescedAt = (level) => verdicts(runsIn(REFERENCE), { level }).find((v) => v.group !== 'per-message');
+
 test('a floor is written "≥" with its reasons, and a floor below another figure is not ranked', () => {
-  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 1000 }));
-  // sockjs-tornado on CPython at 1000: server 91–92 % busy in 2 of 3, far below the PyPy peer's range.
-  const peer = entry(v, 'sockjs-tornado on CPython');
-  assert.ok(peer.figure.floorReasons.length > 0);
-  assert.match(v.sentence, /sockjs-tornado on CPython ≥ 28\.2k/);
-  const i = v.ranked.indexOf(peer);
+  // Coalesced at 25: sockjs-node never overloaded (max rate reached in 3 of 3), just below ours on PyPy.
+  const v = coalescedAt(25);
+  const node = entry(v, 'sockjs-node');
+  assert.ok(node.figure.floorReasons.length > 0);
+  assert.match(v.sentence, /sockjs-node ≥ 2\.05M/);
+  const i = v.ranked.indexOf(node);
   assert.equal(v.relations[i - 1].symbol, '?');
-  assert.match(v.relations[i - 1].why, /sockjs-tornado on CPython is a floor/);
-  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-tornado on CPython \(server 91–92 % busy \(< 95 %\) in 2 of 3\)/);
+  assert.match(v.relations[i - 1].why, /sockjs-node is a floor: its limit may be above ours on PyPy's/);
+  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-node \(server 94 % busy \(< 95 %\), client 81 % busy in 1 of 3, max rate reached \(never overloaded\) in 3 of 3\)/);
   // A floor on top ranks fine when it is clear of the next range: ours on PyPy at 2000 (client-bound in 1 of 3).
   const top = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
   assert.equal(top.ranked[0].name, 'ours on PyPy');
@@ -78,11 +80,24 @@ test('a floor is written "≥" with its reasons, and a floor below another figur
 });
 
 test('a floor overlapping another range is not called within noise', () => {
-  // 500 clients: ours on PyPy (server 83 % busy in 1 of 3) overlaps ours on CPython.
-  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 500 }));
+  // Coalesced at 100: ours on PyPy and sockjs-node (max rate reached in 2 of 3 each) overlap.
+  const v = coalescedAt(100);
   assert.equal(v.relations[0].symbol, '?');
-  assert.match(v.relations[0].why, /ours on PyPy is a floor: not ranked/);
-  assert.doesNotMatch(v.sentence, /ours on PyPy and ours on CPython within noise/);
+  assert.match(v.relations[0].why, /overlap and ours on PyPy and sockjs-node are floors: not ranked/);
+  assert.doesNotMatch(v.sentence, /ours on PyPy and sockjs-node within noise/);
+});
+
+test('the server\'s own limit below full CPU is no floor: ranked plain, labelled with the CPU seen', () => {
+  // One frame per message at 1000: sockjs-tornado on CPython 91–92 % busy in 2 of 3 beside a client at 22–29 %.
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 1000 }));
+  const peer = entry(v, 'sockjs-tornado on CPython');
+  assert.deepEqual(peer.figure.floorReasons, []);
+  assert.match(v.sentence, /> sockjs-tornado on CPython 28\.2k/);
+  assert.equal(v.relations[v.ranked.indexOf(peer) - 1].symbol, '>');
+  assert.match(v.sentence, /below full CPU: .*sockjs-tornado on CPython \(server's own limit at 91–92 % CPU \(client 22–29 % busy, on schedule\) in 2 of 3\)/);
+  // At 500 ours on PyPy (83 % busy in 1 of 3, client 60 %) overlaps ours on CPython: within noise, not "?".
+  const at500 = perMessage(verdicts(runsIn(REFERENCE), { level: 500 }));
+  assert.equal(at500.relations[0].symbol, '≈');
 });
 
 test('a run missing at the highest level moves the default down and is named when the reader picks that level', () => {
