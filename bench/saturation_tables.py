@@ -7,7 +7,8 @@ reference pages print them (docs/reference-results.md, docs/reference-runtimes.m
 A cell is a level's saturation throughput (received msgs/s at the best point with mean RTT under
 the ok threshold): the median of the repetitions and, in brackets, their min–max (bench/compare.py
 computes both). "≥" marks a floor and "†" a client-bound repetition (bench/floors.py decides; the
-reasons are listed under each table, so a reader never has to guess why a figure is only a floor).
+reasons are listed under each table, so a reader never has to guess why a figure is only a floor;
+so is the label of a figure that is the server's own limit reached below full CPU).
 The RSS column is the server's resident set at the median repetition's saturation point at
 `--rss-level` clients. Rows follow docs/contract/server-registry.json's order; a file without a registry
 entry (make bench-url) goes last under its own label. Tables are per algorithm group because
@@ -138,7 +139,7 @@ def tables(docs, registry, rss_level=None):
         heads = [str(n) for n in levels] + ([f"% of limit at {' · '.join(str(n) for n in levels)}"] if limit else [])
         out.append(f"| {title} | " + " | ".join(heads) + f" | RSS at {rss_level} |")
         out.append("| --- |" + " ---: |" * (len(levels) + 1 + (1 if limit else 0)))
-        reasons, no_share = [], {"no limit figure": [], "both floors": []}
+        reasons, owns, no_share = [], [], {"no limit figure": [], "both floors": []}
         for label, doc in members:
             by_level = {lv["concurrency"]: lv for lv in doc["levels"]}
             sampled = server_sampled(doc)
@@ -148,6 +149,8 @@ def tables(docs, registry, rss_level=None):
                 cells.append(cell(figure))
                 if figure and figure["floor"]:
                     reasons.append(f"- {label}, {n} clients: {'; '.join(figure['floor'])}")
+                if figure and figure["limit"]:
+                    owns.append(f"- {label}, {n} clients: {'; '.join(figure['limit'])}")
                 if limit and doc is not limit:
                     share = share_text(figure, limit_figures.get(n))
                     shares.append(share or "—")
@@ -162,6 +165,10 @@ def tables(docs, registry, rss_level=None):
         out.append(f"Floors ({len(reasons)}):" if reasons else "No floors: every figure is the server's limit.")
         out.extend(reasons)
         out.append("")
+        if owns:
+            out.append(f"The server's own limit below full CPU ({len(owns)}), not floors: the client had clear headroom.")
+            out.extend(owns)
+            out.append("")
         if limit:
             out.append(f"Share of the limit: each figure's median over {_entry(limit)}'s median at the same level "
                        "(median only: no range is derived); ≥ over a floor, ≤ over a limit that is a floor.")
