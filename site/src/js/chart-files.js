@@ -1,5 +1,6 @@
 // Every chart the site publishes as an image (make charts): the summary's two
-// charts once per algorithm group (images never mix algorithms) and each run's
+// charts once per result set and algorithm group (images never mix sets or
+// algorithms; the default set's keep their plain names) and each run's
 // sent and received charts. One list for the renderer (tools/render-charts.js),
 // the export page (chart.html) and the links under the charts, so a link and
 // its file cannot drift apart. Pure (tested in node).
@@ -19,9 +20,11 @@
     && run.result.levels.some((level) => level.points.some((p) => p.server_rss_bytes != null));
 
   /**
-   * @param {{runs: object[], historic?: object[]}} data the site data (data/runs.js)
-   * @returns {{id: string, kind: 'summary'|'run', chart: string, group?: string, runId?: string,
+   * @param {{runs: object[], historic?: object[], sets?: object[], default_set?: string}} data the site data (data/runs.js)
+   * @returns {{id: string, kind: 'summary'|'run', chart: string, group?: string, set?: string|null, runId?: string,
    *            query: string, file: string}[]}
+   *   set: the result set a summary chart draws (null for data without sets);
+   *   the 2011 runs are drawn with the default set only
    *   chart: 'saturation'|'rss' (summary) or 'sent'|'received' (run); query:
    *   chart.html's query string; file: the image path without extension
    *   (add .png or .svg), relative to the site root
@@ -29,12 +32,17 @@
   function chartList(data) {
     const allRuns = [...data.runs, ...(data.historic || [])];
     const out = [];
-    for (const { group, runs } of algorithm.runsByGroup(allRuns)) {
-      for (const chart of ['saturation', 'rss']) {
-        if (chart === 'rss' && !runs.some(hasRss)) continue;
-        const id = `summary-${chart}-${group.key}`;
-        out.push({ id, kind: 'summary', chart, group: group.key, query: `chart=${chart}&group=${encodeURIComponent(group.key)}`,
-          file: `${CHARTS_DIR}/${id}` });
+    const sets = Array.isArray(data.sets) && data.sets.length ? data.sets.map((set) => set.name) : [null];
+    for (const set of sets) {
+      const plain = set === null || set === data.default_set;
+      const setRuns = [...(set === null ? data.runs : data.runs.filter((run) => run.set === set)), ...(plain ? data.historic || [] : [])];
+      for (const { group, runs } of algorithm.runsByGroup(setRuns)) {
+        for (const chart of ['saturation', 'rss']) {
+          if (chart === 'rss' && !runs.some(hasRss)) continue;
+          const id = `summary-${chart}-${group.key}${plain ? '' : `-${fileSafe(set)}`}`;
+          const query = `chart=${chart}&group=${encodeURIComponent(group.key)}${plain ? '' : `&set=${encodeURIComponent(set)}`}`;
+          out.push({ id, kind: 'summary', chart, group: group.key, set, query, file: `${CHARTS_DIR}/${id}` });
+        }
       }
     }
     for (const run of allRuns) {

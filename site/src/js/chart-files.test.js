@@ -32,3 +32,23 @@ test('each run, today\'s and 2011\'s, gets its sent and received chart under cha
   assert.equal(new Set(runs.map((c) => c.file)).size, runs.length, 'no two charts share a file');
   assert.equal(fileSafe('a b/c:d'), 'a_b_c_d');
 });
+
+test('with result sets, each set gets its own summary charts; the default set keeps the plain names and the 2011 chart', () => {
+  const RUNTIMES = path.join(__dirname, '..', '..', '..', 'results', 'reference-runtimes');
+  const withSets = {
+    ...data,
+    runs: [...data.runs.map((run) => ({ ...run, set: 'reference' })),
+      ...read(RUNTIMES).map((result) => ({ run_id: result.run_id, result, set: 'reference-runtimes' }))],
+    sets: [{ name: 'reference' }, { name: 'reference-runtimes' }],
+    default_set: 'reference',
+  };
+  const summary = chartList(withSets).filter((c) => c.kind === 'summary');
+  assert.deepEqual(summary.filter((c) => c.set === 'reference').map((c) => c.id), ['summary-saturation-per-message',
+    'summary-rss-per-message', 'summary-saturation-coalesced', 'summary-rss-coalesced', 'summary-saturation-historic-2011']);
+  const other = summary.filter((c) => c.set === 'reference-runtimes');
+  assert.deepEqual(other.map((c) => c.id), ['summary-saturation-per-message-reference-runtimes',
+    'summary-rss-per-message-reference-runtimes', 'summary-saturation-coalesced-reference-runtimes', 'summary-rss-coalesced-reference-runtimes']);
+  assert.ok(other.every((c) => new URLSearchParams(c.query).get('set') === 'reference-runtimes'));
+  assert.equal(new Set(summary.map((c) => c.file)).size, summary.length, 'no two charts share a file');
+  assert.equal(chartList(withSets).filter((c) => c.kind === 'run').length, 2 * (withSets.runs.length + data.historic.length));
+});

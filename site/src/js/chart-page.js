@@ -31,13 +31,15 @@
 
   // Each chart: its texts first (they take room from the chart), then a draw().
   function summaryChart(spec, data) {
-    // Every run is passed, the group's selected, so colours and markers are the page's.
-    const allRuns = [...data.runs, ...data.historic];
-    const labels = [...summaryFigures.distinctLabels(data.runs), ...data.historic.map((run) => run.label)];
+    // Every run of the set is passed, the group's selected, so colours and markers are the page's.
+    const plain = spec.set == null || spec.set === data.default_set;
+    const today = spec.set == null ? data.runs : data.runs.filter((run) => run.set === spec.set);
+    const allRuns = [...today, ...(plain ? data.historic : [])];
+    const labels = [...summaryFigures.distinctLabels(today), ...(plain ? data.historic : []).map((run) => run.label)];
     const inGroup = new Set(allRuns.filter((run) => algorithm.algorithmOf(run) === spec.group).map((run) => run.run_id));
     const groupRuns = allRuns.filter((run) => inGroup.has(run.run_id));
     const group = algorithm.groupByKey(spec.group);
-    const title = `${TITLES[spec.chart]}: ${group.title}`;
+    const title = `${TITLES[spec.chart]}: ${group.title}${plain ? '' : ` (result set ${spec.set})`}`;
     const subtitle = spec.chart === 'saturation'
       ? verdict.verdicts(groupRuns).find((v) => v.group === spec.group).sentence
       : 'Peak RSS of the one server process during each level (filled) and at its first point (hollow), read from /proc.';

@@ -1,14 +1,64 @@
 // Entry point of index.html: the summary across runs. Shows the friendly
 // "how to produce results" page when there are none, lists broken result
-// files, explains the two broadcast algorithms and groups runs by them, and
-// lets the reader choose which runs the charts overlay (like for like first).
+// files, shows one result set at a time (a folder of results/, picked by the
+// reader, kept in the URL as #set=), explains the two broadcast algorithms and
+// groups runs by them, gives each figure as a share of the set's limit server,
+// and lets the reader choose which runs the charts overlay (like for like first).
 (function (root) {
   'use strict';
 
   const {
     siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
-    verdictPanel, chartFiles,
+    verdictPanel, chartFiles, limitShare,
   } = root.Sockbench;
+
+  /**
+   * The result set the URL names (#set=), else the build's default. Switching
+   * sets reloads the page on the new hash: every part of the summary (groups,
+   * picks, verdict, colours) is made for one set.
+   */
+  function chosenSet(data) {
+    const named = new URLSearchParams(root.location.hash.replace(/^#/, '')).get('set');
+    return data.sets.some((set) => set.name === named) ? named : data.default_set;
+  }
+
+  function renderSetPicker(data, chosen) {
+    const box = document.getElementById('result-set');
+    if (data.sets.length < 2) return;
+    box.hidden = false;
+    const select = document.getElementById('set-selector');
+    for (const set of data.sets) {
+      const title = set.title === set.name ? set.name : `${set.title} (${set.name})`;
+      select.appendChild(new Option(`${title}: ${set.runs} run${set.runs === 1 ? '' : 's'}`, set.name, false, set.name === chosen));
+    }
+    select.addEventListener('change', () => {
+      const hash = select.value === data.default_set ? '' : `#set=${encodeURIComponent(select.value)}`;
+      root.history.replaceState(null, '', hash || root.location.pathname + root.location.search);
+      root.location.reload();
+    });
+    const set = data.sets.find((s) => s.name === chosen);
+    const description = document.getElementById('set-description');
+    description.textContent = set.description ? `${set.description} ` : '';
+    if (set.readme_href) {
+      const link = document.createElement('a');
+      link.href = set.readme_href;
+      link.textContent = 'The set\'s README';
+      description.appendChild(link);
+    }
+  }
+
+  /** Why some figures of the set have no share of the limit, once each. */
+  function renderShareNotes(runs, shares) {
+    const hasLimit = runs.some((run) => shares.limitOf(run.run_id));
+    document.getElementById('limit-share-note').hidden = !hasLimit;
+    const list = document.getElementById('limit-share-notes');
+    list.textContent = '';
+    for (const note of shares.notes) {
+      const item = document.createElement('li');
+      item.textContent = note;
+      list.appendChild(item);
+    }
+  }
 
   function button(text, onClick, dataset) {
     const node = document.createElement('button');
@@ -72,11 +122,12 @@
   }
 
   /** Which groups the selection holds, for the chart stamps ("one frame per message · 5 runs"). */
-  function selectionStamp(runs, selection, builtAt) {
+  function selectionStamp(runs, selection, builtAt, set) {
     const chosen = runs.filter((run) => selection.isSelected(run.run_id));
     const groups = [...new Set(chosen.map((run) => algorithm.groupByKey(algorithm.algorithmOf(run)).short))];
     const mixed = groups.length > 1 && groups.some((g) => /coalesced/.test(g)) ? ' — MIXED ALGORITHMS, not like for like' : '';
-    return `${chosen.length} run(s): ${groups.join(' + ') || 'none'}${mixed} · y ${selection.yScale()} · built ${format.utcMinute(builtAt)}`;
+    const from = set ? ` · set ${set}` : '';
+    return `${chosen.length} run(s): ${groups.join(' + ') || 'none'}${mixed}${from} · y ${selection.yScale()} · built ${format.utcMinute(builtAt)}`;
   }
 
   function start() {
@@ -91,7 +142,13 @@
       return;
     }
 
-    const runs = data.runs;
+    // One result set at a time; a build without sets (older data) shows every run.
+    const sets = Array.isArray(data.sets) ? data.sets : [];
+    const set = sets.length ? chosenSet(data) : null;
+    const runs = set ? data.runs.filter((run) => run.set === set) : data.runs;
+    if (set) renderSetPicker(data, set);
+    const shares = limitShare.limitShares(runs, data.limit_servers || []);
+    renderShareNotes(runs, shares);
     const allRuns = [...runs, ...data.historic];
     const labels = [...summaryFigures.distinctLabels(runs), ...data.historic.map((run) => run.label)];
     const groupIds = algorithm.idsByGroup(allRuns);
@@ -108,6 +165,7 @@
         isSelected: selection.isSelected,
         onToggleRun: (id, on) => selection.set(id, on),
         yScale: selection.yScale(),
+        shares,
       };
       summaryCharts.drawSummaryChart('saturation', {
         chart: document.getElementById('chart-saturation'),
@@ -118,21 +176,22 @@
         chart: document.getElementById('chart-rss'),
         legend: document.getElementById('legend-rss'),
       }, view);
-      summaryTable.renderSummaryTable(document.getElementById('summary-table'), allRuns, labels, selection);
+      summaryTable.renderSummaryTable(document.getElementById('summary-table'), allRuns, labels, selection, shares);
       document.getElementById('selection-count').textContent =
         `${selection.selected().size} of ${allRuns.length} run(s) overlaid`;
-      const stamp = selectionStamp(allRuns, selection, data.built_at);
+      const stamp = selectionStamp(allRuns, selection, data.built_at, sets.length > 1 ? set : null);
       document.getElementById('stamp-saturation').textContent = stamp;
       document.getElementById('stamp-rss').textContent = stamp;
       yScaleSelect.value = selection.yScale();
       markActivePick(groupPickBox, selection);
     };
-    const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render);
+    const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render,
+      set && set !== data.default_set ? { set } : {});
 
     renderGroupCards(document.getElementById('algorithm-groups'), groupIds, selection);
     // Under each chart, its published images, one per algorithm group (make charts).
     for (const kind of ['saturation', 'rss']) {
-      const images = chartFiles.chartList(data).filter((c) => c.kind === 'summary' && c.chart === kind)
+      const images = chartFiles.chartList(data).filter((c) => c.kind === 'summary' && c.chart === kind && (c.set || null) === set)
         .map((c) => ({ ...c, caption: algorithm.groupByKey(c.group).short }));
       const links = chartFiles.imageLinks(document, data, images);
       if (links) document.getElementById(`legend-${kind}`).after(links);

@@ -56,6 +56,14 @@
     return `server CPU ${pct(figure.serverCpuPct)}, client CPU ${pct(figure.clientCpuPct)}, steal ${pct(figure.stealPct)}`;
   }
 
+  /** "; 38 % of limit-naive" (limit-share.js), "; the limit" on the limit's own line, or nothing. */
+  function shareWords(shares, runId, concurrency) {
+    if (!shares) return '';
+    if (shares.limitOf(runId)) return `; the limit (${shares.limitOf(runId)}) of this set`;
+    const share = shares.shareOf(runId, concurrency);
+    return share ? `; ${share.text} of ${share.limit}` : '';
+  }
+
   function seriesOf(kind, run) {
     const result = resultOf(run);
     if (kind === 'saturation') {
@@ -120,8 +128,9 @@
    * @param {'saturation'|'rss'} kind
    * @param {{chart: HTMLElement, legend: HTMLElement, details?: HTMLElement}} elements
    * @param {{runs: object[], labels: string[], isSelected: (id: string) => boolean,
-   *          onToggleRun: (id: string, on: boolean) => void, yScale: 'log'|'linear'}} view
-   *   runs: every run, today's and historic, in a fixed order (colours follow it)
+   *          onToggleRun: (id: string, on: boolean) => void, yScale: 'log'|'linear', shares?: object}} view
+   *   runs: every run, today's and historic, in a fixed order (colours follow it);
+   *   shares: limitShare.limitShares of the runs, for the hover text (optional)
    */
   function drawSummaryChart(kind, elements, view) {
     const chart = CHARTS[kind];
@@ -219,7 +228,8 @@
         if (kind === 'saturation' && index >= 0) {
           const figure = e.series.figures[index];
           const floor = figure.floorReasons.length ? `; ${floors.describeFloor(figure.floorReasons)}` : '';
-          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${floor}`);
+          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${floor}` +
+            shareWords(view.shares, e.run.run_id, nearest));
         }
       }
       legend.showValues(`at ${nearest} connections`, values);

@@ -1,10 +1,11 @@
 // The summary table: every valid run (selected for the charts or not), its
-// environment, the per-level figures the charts plot, and links to its chart
-// page and raw JSON. One <tbody> per run; run cells span its level rows.
+// environment, the per-level figures the charts plot (each with its share of
+// the set's limit server where there is one: limit-share.js), and links to its
+// chart page and raw JSON. One <tbody> per run; run cells span its level rows.
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts, floors } = root.Sockbench;
+  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts, floors, limitShare } = root.Sockbench;
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -98,7 +99,16 @@
     ];
   }
 
-  function levelCells(figure) {
+  /** "38 % of limit-naive" under a figure, or "the limit" on the limit server's own row; null without either. */
+  function shareNote(run, figure, shares) {
+    if (!shares || !figure.saturation) return null;
+    const limit = shares.limitOf(run.run_id);
+    if (limit) return el('small', 'limit-share', `the limit (${limit}) of this set`);
+    const share = shares.shareOf(run.run_id, figure.concurrency);
+    return share ? el('small', 'limit-share', limitShare.shareText(share)) : null;
+  }
+
+  function levelCells(figure, note) {
     const sat = figure.saturation;
     const satCell = el('td', 'num');
     if (sat) {
@@ -118,6 +128,7 @@
       satCell.firstChild.textContent = `${floors.FLOOR_PREFIX}${satCell.firstChild.textContent}`;
       satCell.append(document.createElement('br'), el('small', 'floor-note', why));
     }
+    if (note) satCell.append(document.createElement('br'), note);
     const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
     const cpu = el('td', 'num cpu-cell', sat ? `${pct(figure.serverCpuPct)} / ${pct(figure.clientCpuPct)}` : '—');
     if (sat && figure.stealPct != null) cpu.append(document.createElement('br'), el('small', null, `steal ${pct(figure.stealPct)}`));
@@ -135,8 +146,9 @@
    * @param {HTMLTableElement} table with its <thead> in place
    * @param {object[]} runs every valid run; labels: legend text per run
    * @param {{isSelected: Function, set: Function}} selection
+   * @param {{shareOf: Function, limitOf: Function}} [shares] limitShare.limitShares of the set's runs
    */
-  function renderSummaryTable(table, runs, labels, selection) {
+  function renderSummaryTable(table, runs, labels, selection, shares) {
     table.querySelectorAll('tbody').forEach((body) => body.remove());
     runs.forEach((run, index) => {
       const body = el('tbody');
@@ -146,7 +158,7 @@
       const rowCount = Math.max(1, figures.length);
       figures.forEach((figure, i) => {
         const row = el('tr');
-        const cells = levelCells(figure);
+        const cells = levelCells(figure, shareNote(run, figure, shares));
         if (i === 0) {
           const shared = runCells(run, index, labels[index], selection);
           shared.forEach((cell) => { cell.rowSpan = rowCount; });
