@@ -19,6 +19,13 @@ what the run is there to find out. So the estimate has two parts:
 
 Profiles are dicts with the keys of the client's `--list-profiles` (the same
 names as a result file's `parameters`).
+
+The client's ceiling (bench/client_ceiling.py) changes both parts: a level's
+climb now ends at the client's ceiling / N instead of the profile's
+`max_rate`, so the prior's grid reaches higher (`prior_run_s(...,
+ceiling_per_s=)`), and the self-test that measures the ceiling runs once
+before the first server (`ceiling_measure_s`, added once to the run's total,
+not per server).
 """
 
 import math
@@ -27,6 +34,15 @@ RUN_OVERHEAD_S = 15.0      # server start + READY, warm-up pass (~6-8 s), client
 POINT_OVERHEAD_S = 0.15    # per point: drain, bookkeeping, beyond warmup + step + settle
 CONNECT_S_PER_CLIENT = 0.002  # ~0.1-3 s per level in results/reference for 25-2000 clients
 ADDITIVE_KNEE_RECEIVED = 100_000.0  # assumed knee (received msgs/s) for additive ramps: the order of the 2011 servers
+# Before the run has measured the client's ceiling (a dry run, the plan line):
+# the client's received msgs/s at 1 message per frame, 100-1,000 connections,
+# in the firehose's standing figures (client-java/README.md: 18.8-21.3 M).
+PRIOR_CEILING_PER_S = 18_000_000.0
+# The firehose self-test: one JVM for the client and one sender JVM per frame
+# size (each ~1-2 s on this VM), and per row the connections' opening, the
+# settle and the window, then 0.55 s to drain and close.
+FIREHOSE_START_S = 2.0
+FIREHOSE_ROW_OVERHEAD_S = 0.55
 # A later repetition started near its knee (the client's --level-start-rates,
 # bench/matrix.py) runs about this share of the first one's points.
 LATER_REPETITION_RATIO = 0.6
@@ -39,10 +55,15 @@ def _geometric_points(lo, hi, factor):
     return int(math.floor(math.log(hi / lo) / math.log(factor) + 1e-9)) + 1
 
 
-def points_per_level(profile, n_clients, first_level=True):
-    """Expected measured points at one level (ramp + confirm + refine)."""
+def points_per_level(profile, n_clients, first_level=True, ceiling_per_s=None):
+    """Expected measured points at one level (ramp + confirm + refine).
+
+    ceiling_per_s: the client's receive ceiling, msgs/s, when the level ends at
+    ceiling / N instead of at the profile's max_rate; None = at max_rate."""
     extra = (1 if profile.get("confirm") else 0) + int(profile.get("refine_steps") or 0)
     start, top = float(profile["start_rate"]), float(profile["max_rate"])
+    if ceiling_per_s:
+        top = float(ceiling_per_s) / n_clients
     if profile["ramp"] == "additive":
         knee = min(top, ADDITIVE_KNEE_RECEIVED / n_clients)
         step = max(1, 1000 // n_clients)
@@ -63,16 +84,27 @@ def point_s(profile):
     return float(profile["warmup_s"]) + float(profile["step_s"]) + float(profile["settle_s"]) + POINT_OVERHEAD_S
 
 
-def prior_run_s(profile, levels=None):
-    """Seconds one run of one server with this profile is expected to take, before any measurement."""
+def prior_run_s(profile, levels=None, ceiling_per_s=None):
+    """Seconds one run of one server with this profile is expected to take, before any measurement.
+    ceiling_per_s: as in points_per_level (None: every level ends at the profile's max_rate)."""
     levels = list(levels or profile["levels"])
     total = RUN_OVERHEAD_S
     # Confirm and refine points run on fresh connections: the level connects again for each.
     connects = 1 + (1 if profile.get("confirm") else 0) + int(profile.get("refine_steps") or 0)
     for i, n in enumerate(levels):
-        total += points_per_level(profile, n, first_level=(i == 0)) * point_s(profile)
+        total += points_per_level(profile, n, first_level=(i == 0), ceiling_per_s=ceiling_per_s) * point_s(profile)
         total += CONNECT_S_PER_CLIENT * n * connects
     return total
+
+
+def ceiling_measure_s(connections, frame_sizes, window_s, settle_s):
+    """Seconds the client-ceiling self-test takes: every connection count for every frame size
+    (bench/client_ceiling.py), once per run; 0 when nothing is measured."""
+    if not connections or not frame_sizes:
+        return 0.0
+    per_frame = FIREHOSE_START_S + sum(settle_s + window_s + CONNECT_S_PER_CLIENT * n + FIREHOSE_ROW_OVERHEAD_S
+                                       for n in connections)
+    return FIREHOSE_START_S + len(frame_sizes) * per_frame
 
 
 class Eta:

@@ -57,14 +57,17 @@ def level_start_rates(first_doc, profile):
     client's profile table says why its value) of the target rate where the
     first repetition saturated. Levels without a saturation figure are left out
     (they start at the profile's start rate); no rate goes below the profile's
-    start_rate or above its max_rate.
+    start_rate or above the level's cap: the client's ceiling / N when the level
+    had one (`client_ceiling_per_s`, bench/client_ceiling.py), else max_rate.
     """
     fraction = float(profile["later_repetition_start_fraction"])
-    lo, hi = float(profile["start_rate"]), float(profile["max_rate"])
+    lo = float(profile["start_rate"])
     rates = {}
     for level in first_doc["levels"]:
         sat = level.get("saturation")
         if sat:
+            ceiling = level.get("client_ceiling_per_s")
+            hi = ceiling / level["concurrency"] if ceiling else float(profile["max_rate"])
             rates[level["concurrency"]] = min(hi, max(lo, fraction * sat["target_rate"]))
     return rates
 

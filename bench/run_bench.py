@@ -47,10 +47,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from byo_server import MODES, measure_url_once, record_target  # noqa: E402
+import client_ceiling  # noqa: E402
 from cpus import format_cpu_list  # noqa: E402
-from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
+from estimate import (LATER_REPETITION_RATIO, PRIOR_CEILING_PER_S, Eta, ceiling_measure_s,  # noqa: E402
+                      format_duration, prior_run_s)
 from matrix import format_level_start_rates, interleave, level_start_rates, registry  # noqa: E402
-from measure import WARMUP_PROFILE, measure_once, variant_argv  # noqa: E402
+from measure import WARMUP_PROFILE, java_command, measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from profiles import load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
@@ -200,15 +202,29 @@ def run(config, usage_error):
              f"{format_cpu_list(config.client_cpus)} overlap: they compete for CPU (recorded in the result)")
     levels = list(config.levels or profile["levels"])
     plan = interleave(variants, config.repeat)
+    # The client's ceiling replaces the profile's max_rate as each level's upper end (bench/client_ceiling.py).
+    no_ceiling = client_ceiling.why_not_measured(config, client.features)
+    connections, frame_sizes = client_ceiling.what_to_measure(levels, [v.mode for v in variants])
+    ceiling_s = 0.0 if no_ceiling else ceiling_measure_s(connections, frame_sizes, client_ceiling.WINDOW_S,
+                                                         client_ceiling.SETTLE_S)
     # Later repetitions skip the climb when the client takes per-level start rates.
-    eta = Eta(prior_run_s(profile, levels),
+    eta = Eta(prior_run_s(profile, levels, ceiling_per_s=None if no_ceiling else PRIOR_CEILING_PER_S),
               later_ratio=LATER_REPETITION_RATIO if "level-start-rates" in client.features else 1.0)
     _log(f"[plan] {len(variants)} server(s) x {config.repeat} repetition(s) = {len(plan)} runs, profile "
-         f"{config.profile}, levels {','.join(map(str, levels))}: estimated {format_duration(eta.remaining_s([(v.name, r) for r, v in plan]))} "
-         f"(~{format_duration(eta.prior_s)} a run before any is measured)")
+         f"{config.profile}, levels {','.join(map(str, levels))}: estimated "
+         f"{format_duration(ceiling_s + eta.remaining_s([(v.name, r) for r, v in plan]))} "
+         f"(~{format_duration(eta.prior_s)} a run before any is measured"
+         + (f", {format_duration(ceiling_s)} for the client-ceiling self-test first)" if ceiling_s else ")"))
+    if no_ceiling:
+        _log(f"[plan] client ceiling not measured ({no_ceiling}): levels end at the profile's max_rate")
+    else:
+        _log(f"[plan] client ceiling: firehose self-test at {','.join(map(str, connections))} connections, "
+             f"{','.join(map(str, frame_sizes))} message(s) per frame, once before the first server")
     if config.dry_run:
         _log("[plan] order: " + " ".join(f"{v.name}#{r}" for r, v in plan))
         return []
+    ceiling = None if no_ceiling else client_ceiling.measure(
+        client_ceiling.firehose_command(java_command(config), config, connections, frame_sizes), log=_log)
 
     os.makedirs(config.out_dir, exist_ok=True)
     when = datetime.datetime.now(datetime.timezone.utc)
@@ -220,7 +236,7 @@ def run(config, usage_error):
     failed = {}
     t0 = time.monotonic()
     try:
-        _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0)
+        _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling, levels)
     except KeyboardInterrupt:
         if any(done.values()):
             _log(f"raw results of every finished repetition are kept in {scratch}")
@@ -234,6 +250,8 @@ def run(config, usage_error):
         for path, _, warnings in done[v.name]:
             doc = load_result(path)
             doc["warnings"] = list(doc["warnings"]) + list(warnings)
+            if ceiling:
+                doc["client_ceiling"] = client_ceiling.record_for(ceiling, v.mode)
             docs.append(doc)
         merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
         record_scaleout(merged, config)
@@ -264,9 +282,10 @@ def run(config, usage_error):
     return written
 
 
-def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0):
+def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling=None, levels=()):
     """Every (repetition, server) of the plan in order; fills `done` and `failed`, teaches `eta`.
-    warmup: the warm-up pass's profile, None for no warm-up pass."""
+    warmup: the warm-up pass's profile, None for no warm-up pass. ceiling: the client-ceiling
+    measurement (bench/client_ceiling.py) whose rows cap `levels`, or None (the profile's max_rate caps)."""
     measure = measure_url_once if config.byo_server else measure_once
     for i, (rep, variant) in enumerate(plan):
         if variant.name in failed:
@@ -281,6 +300,8 @@ def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta,
             rates = level_start_rates(load_result(done[variant.name][0][0]), profile)
             if rates:
                 extra = ["--level-start-rates", format_level_start_rates(rates)]
+        if ceiling:
+            extra += client_ceiling.client_args(client_ceiling.record_for(ceiling, variant.mode), levels)
         out_path = os.path.join(scratch, f"{variant.name}-{rep}.json")
         log_path = os.path.join(config.out_dir, f"{variant.name}.server.log")
         started = time.monotonic()
