@@ -1,7 +1,7 @@
 // The summary's two charts, one series per selected run: saturation
 // throughput against concurrency (the median, with a min–max band where the
 // run was repeated; dashed, with ✕, where the figure is only a floor for the
-// server: client-bound, server < 95 % busy, max rate reached; see floors.js), and
+// server: client-bound, server < 95 % busy beside a busy client, max rate reached; see floors.js), and
 // server RSS against concurrency (peak during the level, and at its start).
 // Axes follow the selected runs. Hovering shows every series' value at the
 // nearest concurrency level (measured values only: nothing is interpolated).
@@ -14,7 +14,8 @@
   const MIB = 1024 * 1024;
 
   // What makes a saturation figure a floor (floors.js has the rule), for the chart's key.
-  const FLOOR_KINDS = `client-bound, server < ${floors.SERVER_BUSY_PCT} % busy (or not measured), or the profile's max rate reached`;
+  const FLOOR_KINDS = `client-bound, server < ${floors.SERVER_BUSY_PCT} % busy without clear client headroom (or not measured), ` +
+    'or the profile\'s max rate or the client\'s ceiling reached';
 
   const CHARTS = {
     saturation: {
@@ -228,7 +229,8 @@
         if (kind === 'saturation' && index >= 0) {
           const figure = e.series.figures[index];
           const floor = figure.floorReasons.length ? `; ${floors.describeFloor(figure.floorReasons)}` : '';
-          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${floor}` +
+          const own = figure.limitNotes.length ? `; ${figure.limitNotes.join(', ')}` : '';
+          lines.push(`${e.label}: ${describeSaturation(figure)}; ${e.historic ? 'no CPU published' : describeCpu(figure)}${floor}${own}` +
             shareWords(view.shares, e.run.run_id, nearest));
         }
       }

@@ -128,6 +128,8 @@
       satCell.firstChild.textContent = `${floors.FLOOR_PREFIX}${satCell.firstChild.textContent}`;
       satCell.append(document.createElement('br'), el('small', 'floor-note', why));
     }
+    // The server's own limit below full CPU (floors.js): no "≥", but what was seen.
+    if (figure.limitNotes.length > 0) satCell.append(document.createElement('br'), el('small', 'limit-note', figure.limitNotes.join(', ')));
     if (note) satCell.append(document.createElement('br'), note);
     const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
     const cpu = el('td', 'num cpu-cell', sat ? `${pct(figure.serverCpuPct)} / ${pct(figure.clientCpuPct)}` : '—');
