@@ -53,7 +53,8 @@ CLIENT_CEILING_SHARE_PCT = 80.0
 _ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
                           "client_ceiling": "client ceiling reached (never overloaded)",
                           "connect_failed": "level ended: connect_failed",
-                          "aborted": "level ended: aborted"}
+                          "aborted": "level ended: aborted",
+                          "agent_lost": "level ended: agent_lost"}
 
 
 #: Said once per run (result warning, run summary, make compare) when the server was not sampled.

@@ -73,7 +73,7 @@ const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.sa
 const SERVER_BUSY_PCT = 95;
 const CLIENT_HEADROOM_CPU_PCT = 75;
 const CLIENT_CEILING_SHARE_PCT = 80;
-const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'client_ceiling', 'connect_failed', 'aborted'];
+const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'client_ceiling', 'connect_failed', 'aborted', 'agent_lost'];
 
 /** The point a level's figure was taken at (state ok, same received/s); null if none. */
 function figurePoint(level) {

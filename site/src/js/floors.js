@@ -53,6 +53,7 @@
     client_ceiling: 'client ceiling reached (never overloaded)',
     connect_failed: 'level ended: connect_failed',
     aborted: 'level ended: aborted',
+    agent_lost: 'level ended: agent_lost',
   };
 
   // Reason kinds in the order they are told; "busy" stands for "server N % busy (< 95 %), client ...".
