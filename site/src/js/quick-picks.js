@@ -30,9 +30,11 @@
   function quickPicks(runs) {
     const picks = [{ text: 'All runs', ids: ids(runs) }, { text: 'None', ids: [] }];
 
-    // One run per server/runtime/codec/mode/transport and machine: the newest.
-    const configurations = groupBy(runs, ({ result: r }) => JSON.stringify([
-      r.machine.hostname, r.server.name, r.server.runtime, r.server.codec, r.server.mode, r.client.transport]));
+    // One run per server/runtime/codec/mode/transport and machine: the newest. The
+    // registry entry counts too: CPython 3.11, 3.12 and 3.13 (or Node 20 and 26)
+    // share a runtime name but are different servers, not repeats of one.
+    const configurations = groupBy(runs, ({ entry, result: r }) => JSON.stringify([
+      r.machine.hostname, r.server.name, r.server.runtime, r.server.codec, r.server.mode, r.client.transport, entry || null]));
     const latest = [...configurations.values()].map((group) => group
       .reduce((newest, run) => (run.result.started_at > newest.result.started_at ? run : newest)));
     if (latest.length < runs.length) {

@@ -58,3 +58,14 @@ test('each server registry group holding some runs gets a pick (make bench SERVE
   const everyRun = quickPicks([{ ...run('a'), groups: ['default'] }, { ...run('b', { runtime: 'node' }), groups: ['default'] }]);
   assert.equal(everyRun.some((p) => p.text.startsWith('Server group')), false, 'no pick that equals "All runs"');
 });
+
+test('runs of different registry entries on one runtime (CPython 3.11, 3.12, 3.13) are different servers, not repeats', () => {
+  const runs = [
+    { ...run('py311', { runtime: 'cpython', at: '2026-11-25T01:00:00Z' }), entry: 'cpython-fast' },
+    { ...run('py312', { runtime: 'cpython', at: '2026-11-25T02:00:00Z' }), entry: 'cpython3.12-fast' },
+    { ...run('py313', { runtime: 'cpython', at: '2026-11-25T03:00:00Z' }), entry: 'cpython3.13-fast' },
+  ];
+  assert.deepEqual(quickPicks(runs).map((p) => p.text), ['All runs', 'None'], 'each is the latest of its own configuration');
+  const again = [...runs, { ...run('py313-again', { runtime: 'cpython', at: '2026-11-25T04:00:00Z' }), entry: 'cpython3.13-fast' }];
+  assert.deepEqual(quickPicks(again).find((p) => p.text.startsWith('Latest')).ids, ['py311', 'py312', 'py313-again']);
+});
