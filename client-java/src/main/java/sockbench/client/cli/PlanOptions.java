@@ -23,7 +23,7 @@ final class PlanOptions {
     @Option(names = "--start-rate", paramLabel = "MSG/S", description = "First target rate of each level, messages/s sent by all clients together, > 0 (profile becomes 'custom'). Default: the profile's.")
     Double startRate;
 
-    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom'). Default: the profile's.")
+    @Option(names = "--max-rate", paramLabel = "MSG/S", description = "A level ends when the next target rate would exceed this, messages/s (profile becomes 'custom'); given, it wins over --client-ceilings. Default: the profile's, which caps only levels without a client ceiling.")
     Double maxRate;
 
     @Option(names = "--step", paramLabel = "SECONDS", description = "Measured window per point, seconds, > 0 (profile becomes 'custom'). Default: the profile's.")
@@ -34,6 +34,11 @@ final class PlanOptions {
 
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
     Double warmupS;
+
+    /** True when --max-rate was given: it then caps every level, a client ceiling or not (sweep/LevelCap). */
+    boolean maxRateGiven() {
+        return maxRate != null;
+    }
 
     /** Multiplier a profile with the additive ramp gets when --ramp geometric comes without --rate-factor. */
     static final double GEOMETRIC_FALLBACK_FACTOR = 1.25;

@@ -128,7 +128,8 @@ public final class RunCommand implements Callable<Integer> {
         Target target = Usage.parse(spec, "--url", () -> new Target(url, tr));
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
-        Map<Integer, Double> startRates = search.levelStartRates(spec, sweepPlan);
+        Map<Integer, Double> ceilings = search.clientCeilings(spec, sweepPlan);
+        Map<Integer, Double> startRates = search.levelStartRates(spec, sweepPlan, !ceilings.isEmpty() && !plan.maxRateGiven());
         Thresholds limits = thresholds.thresholds(spec);
         connection.check(spec);
         ServerInfo serverInfo = server.server(server.ready(spec), target);
@@ -140,7 +141,8 @@ public final class RunCommand implements Callable<Integer> {
         Usage.require(spec, out != null, "Missing required option: '--out=FILE'");
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payloadBytes).clientCores(cores)
-                .search(search.search(spec, base)).levelStartRates(startRates).build();
+                .search(search.search(spec, base)).levelStartRates(startRates)
+                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).build();
 
         ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());

@@ -6,6 +6,7 @@ import picocli.CommandLine.Option;
 import sockbench.client.plan.Profile;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
+import sockbench.client.sweep.LevelCap;
 import sockbench.client.sweep.LevelStart;
 
 /** How the benchmark searches each level's knee: refine steps, the confirm re-run, and where levels start. */
@@ -32,6 +33,13 @@ final class SearchOptions {
                     + "first point is not ok (after its re-run), it re-ramps from the start rate. Default: none.")
     String levelStartRates;
 
+    @Option(names = "--client-ceilings", paramLabel = "N:MSGS_PER_S,...",
+            description = "The client's measured receive ceiling for the listed levels, messages/s received by all "
+                    + "connections together, each > 0 (the bench runner measures it with the firehose self-test), e.g. "
+                    + "25:18000000,100:19000000. A listed level's climb ends at ceiling / N (end reason client_ceiling) "
+                    + "instead of at the profile's max rate; an explicit --max-rate still wins. Default: none.")
+    String clientCeilings;
+
     boolean adaptiveStart() {
         return !noAdaptiveStart;
     }
@@ -43,9 +51,21 @@ final class SearchOptions {
                 .withConfirm(!noConfirm && profile.confirm()));
     }
 
-    /** The given start rates by level (empty without the option); each level must be one of the plan's. */
-    Map<Integer, Double> levelStartRates(CommandSpec spec, SweepPlan plan) {
+    /**
+     * The given start rates by level (empty without the option); each level must be one of the plan's.
+     * With client ceilings and no explicit max rate a start may exceed the plan's max rate (up to
+     * LevelCap's safety bound): a later repetition starts near where the first one saturated, which
+     * can now be above it; a start above the level's own cap is lowered to the cap.
+     */
+    Map<Integer, Double> levelStartRates(CommandSpec spec, SweepPlan plan, boolean ceilingsApply) {
+        double max = ceilingsApply ? Math.max(plan.maxRate(), LevelCap.SAFETY_MAX_RATE) : plan.maxRate();
         return levelStartRates == null ? Map.of()
-                : Usage.parse(spec, "--level-start-rates", () -> LevelStart.parse(levelStartRates, plan));
+                : Usage.parse(spec, "--level-start-rates", () -> LevelStart.parse(levelStartRates, plan, max));
+    }
+
+    /** The client's ceilings by level, messages/s received (empty without the option); each level must be one of the plan's. */
+    Map<Integer, Double> clientCeilings(CommandSpec spec, SweepPlan plan) {
+        return clientCeilings == null ? Map.of()
+                : Usage.parse(spec, "--client-ceilings", () -> LevelStart.parse(clientCeilings, plan, Double.MAX_VALUE));
     }
 }

@@ -153,6 +153,12 @@ public final class JsonResultWriter implements ResultWriter {
         if (l.startRate() != null) { // optional: absent when the level never measured
             g.writeNumberField("start_rate", round(l.startRate()));
         }
+        // The client's ceiling for the level (LevelCap); null = not known, the plan's max rate capped it.
+        if (l.clientCeilingPerS() == null) {
+            g.writeNullField("client_ceiling_per_s");
+        } else {
+            g.writeNumberField("client_ceiling_per_s", round(l.clientCeilingPerS()));
+        }
         g.writeArrayFieldStart("points");
         for (PointResult p : l.points()) {
             point(g, p);

@@ -22,9 +22,10 @@ public final class ProfileListWriter {
     /**
      * Optional CLI abilities a caller may test for: {@code level-start-rates} is
      * {@code --level-start-rates}, {@code adaptive-level-start} the per-profile
-     * {@code next_level_start_fraction} (and {@code --no-adaptive-start}).
+     * {@code next_level_start_fraction} (and {@code --no-adaptive-start}), {@code client-ceilings} is
+     * {@code --client-ceilings} (a level ends at the client's measured ceiling, not at max_rate).
      */
-    public static final List<String> FEATURES = List.of("level-start-rates", "adaptive-level-start");
+    public static final List<String> FEATURES = List.of("level-start-rates", "adaptive-level-start", "client-ceilings");
 
     public void write(Writer out) throws IOException {
         try (JsonGenerator g = JsonResultWriter.FACTORY.createGenerator(out)) {

@@ -12,22 +12,33 @@ import java.util.List;
  * @param points        measured points in increasing target rate
  * @param saturation    the ok point with the highest received/s, or null
  * @param saturationStrict the strictly ok point with the highest received/s, or null
- * @param endReason     overloaded, saturated, max_rate, connect_failed or aborted
+ * @param endReason     overloaded, saturated, max_rate, client_ceiling, connect_failed, aborted or agent_lost
  * @param startRate     the target rate this level started at, messages/s (adaptive, given or the plan's);
  *                      null when not known (the level never got to measure)
+ * @param clientCeilingPerS the client's measured receive ceiling for this level, messages/s received by all
+ *                      connections together ({@code --client-ceilings}); null when not known
  */
 public record LevelResult(int concurrency, int connected, int connectErrors, double connectS,
                           List<PointResult> points, SaturationPoint saturation,
-                          SaturationPoint saturationStrict, String endReason, Double startRate) {
+                          SaturationPoint saturationStrict, String endReason, Double startRate,
+                          Double clientCeilingPerS) {
 
     public LevelResult {
         points = List.copyOf(points);
+    }
+
+    /** A level without a known client ceiling. */
+    public LevelResult(int concurrency, int connected, int connectErrors, double connectS,
+                       List<PointResult> points, SaturationPoint saturation,
+                       SaturationPoint saturationStrict, String endReason, Double startRate) {
+        this(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, startRate,
+                null);
     }
 
     /** A level without a recorded start rate. */
     public LevelResult(int concurrency, int connected, int connectErrors, double connectS,
                        List<PointResult> points, SaturationPoint saturation,
                        SaturationPoint saturationStrict, String endReason) {
-        this(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, null);
+        this(concurrency, connected, connectErrors, connectS, points, saturation, saturationStrict, endReason, null, null);
     }
 }

@@ -14,8 +14,9 @@ import sockbench.client.plan.SweepPlan;
  * plan with a {@code nextLevelStartFraction}:
  * <pre>
  *   knee   = saturation.received_per_s of the last level that had a saturation
- *   start  = clamp(knee / N × fraction, lo = start_rate, hi = max_rate)
+ *   start  = clamp(knee / N × fraction, lo = start_rate, hi = the level's cap)
  * </pre>
+ * The level's cap is the plan's max rate, or the client's ceiling for the level ({@link LevelCap}).
  * The first level, and every level before any saturation was found, starts at {@code start_rate}.
  * A rate given for the level ({@code --level-start-rates}) overrides the rule. When the first
  * point is not ok, {@link SaturationSearch} falls back to re-ramping from {@code start_rate}.
@@ -40,30 +41,58 @@ public final class LevelStart {
      * @return the level's first target rate, messages/s
      */
     public double startFor(int n, Double lastKneeReceivedPerS) {
+        return startFor(n, lastKneeReceivedPerS, plan.maxRate());
+    }
+
+    /**
+     * The same under the level's own cap ({@link LevelCap}): the adaptive rule is clamped to
+     * {@code hi} instead of the plan's max rate, and a given rate above {@code hi} is lowered to it.
+     *
+     * @param hi the level's cap on the target rate, messages/s, &gt; 0
+     */
+    public double startFor(int n, Double lastKneeReceivedPerS, double hi) {
         Double g = given.get(n);
         if (g != null) {
-            return g;
+            return Math.min(g, hi);
         }
-        return adaptive(plan, n, lastKneeReceivedPerS);
+        return adaptive(plan, n, lastKneeReceivedPerS, hi);
     }
 
     /** The rule above, without given rates. */
     public static double adaptive(SweepPlan plan, int n, Double lastKneeReceivedPerS) {
+        return adaptive(plan, n, lastKneeReceivedPerS, plan.maxRate());
+    }
+
+    /** The rule above, without given rates, clamped to {@code hi} (messages/s) instead of the plan's max rate. */
+    public static double adaptive(SweepPlan plan, int n, Double lastKneeReceivedPerS, double hi) {
         Double fraction = plan.nextLevelStartFraction();
         if (fraction == null || lastKneeReceivedPerS == null || !(lastKneeReceivedPerS > 0)) {
-            return plan.startRate();
+            return Math.min(hi, plan.startRate());
         }
         double predictedTarget = lastKneeReceivedPerS / n; // received = sent × N
-        return Math.min(plan.maxRate(), Math.max(plan.startRate(), predictedTarget * fraction));
+        return Math.min(hi, Math.max(plan.startRate(), predictedTarget * fraction));
     }
 
     /**
-     * Parses {@code --level-start-rates}: {@code N:RATE,N:RATE,...}.
+     * Parses {@code --level-start-rates}: {@code N:RATE,N:RATE,...}, each rate at most the plan's max rate.
      *
      * @throws IllegalArgumentException naming the bad entry: not N:RATE, N not one of the plan's levels,
      *                                  RATE not in (0, max_rate], or a level given twice
      */
     public static Map<Integer, Double> parse(String spec, SweepPlan plan) {
+        return parse(spec, plan, plan.maxRate());
+    }
+
+    /**
+     * Parses {@code N:VALUE,N:VALUE,...} for the plan's levels ({@code --level-start-rates},
+     * {@code --client-ceilings}), each value in (0, {@code max}].
+     *
+     * @param max the largest value allowed (the plan's max rate for start rates; a level's start
+     *            above its own cap is lowered to the cap when the level runs)
+     * @throws IllegalArgumentException naming the bad entry: not N:RATE, N not one of the plan's levels,
+     *                                  RATE not in (0, max], or a level given twice
+     */
+    public static Map<Integer, Double> parse(String spec, SweepPlan plan, double max) {
         Map<Integer, Double> out = new LinkedHashMap<>();
         if (spec == null || spec.isBlank()) {
             throw new IllegalArgumentException("expected N:RATE[,N:RATE...], got an empty value");
@@ -85,9 +114,9 @@ public final class LevelStart {
             if (!plan.levels().contains(n)) {
                 throw new IllegalArgumentException("level " + n + " is not one of the sweep's levels " + plan.levels());
             }
-            if (!(rate > 0) || rate > plan.maxRate() || Double.isInfinite(rate)) {
+            if (!(rate > 0) || rate > max || Double.isInfinite(rate)) {
                 throw new IllegalArgumentException("rate " + e.substring(colon + 1).trim() + " for level " + n
-                        + " must be > 0 and <= the max rate " + plan.maxRate());
+                        + " must be > 0 and <= the max rate " + max);
             }
             if (out.put(n, rate) != null) {
                 throw new IllegalArgumentException("level " + n + " is given twice");

@@ -1,5 +1,6 @@
 package sockbench.client.sweep;
 
+import sockbench.client.plan.Ramp;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.Phase;
 import sockbench.client.stats.PointResult;
@@ -29,6 +30,13 @@ import sockbench.client.stats.SearchRules;
  * during the drain, nothing is in flight, and the connections are reused, as on the ramp; reopening
  * 2,000 connections costs seconds that a sweep spends better on points.
  * The bracket after k steps is the grid factor to the power 1/2^k (×2 → ×1.044 after 4).
+ *
+ * <p>The climb's upper end is the level's {@link LevelCap}: when the next grid rate would exceed it,
+ * the level ends there ({@code max_rate}, or {@code client_ceiling} when the cap is the client's
+ * measured ceiling). Under a client ceiling the last ramp point is the cap itself, when it lies more
+ * than the search's final bracket above the last ok rate: the floor is then reported at the client's
+ * ceiling instead of up to a grid step below it. (A {@code max_rate} cap keeps the plain grid, as it
+ * always has: it is a constant of the profile or the user, not a measurement.)
  */
 public final class SaturationSearch {
 
@@ -46,6 +54,7 @@ public final class SaturationSearch {
     private final SearchRules rules;
     private final int concurrency;
     private final double levelStart;
+    private final LevelCap cap;
     private Double lastOk;
     private double low;
     private double high;
@@ -54,7 +63,7 @@ public final class SaturationSearch {
     /** The bad ramp rate that opened the current bracket, still to be confirmed, or null. */
     private Double unconfirmedHigh;
     private boolean fellBack;
-    private String endReason = "max_rate";
+    private String endReason;
 
     /** A level that starts at the plan's start rate. */
     public SaturationSearch(SweepPlan plan, SearchRules rules, int concurrency) {
@@ -65,6 +74,14 @@ public final class SaturationSearch {
      * @param levelStart the level's first target rate, messages/s, &gt; 0 ({@link LevelStart})
      */
     public SaturationSearch(SweepPlan plan, SearchRules rules, int concurrency, double levelStart) {
+        this(plan, rules, concurrency, levelStart, LevelCap.of(plan));
+    }
+
+    /**
+     * @param levelStart the level's first target rate, messages/s, &gt; 0 ({@link LevelStart})
+     * @param cap        where the level's climb ends if the server never gets there ({@link LevelCap})
+     */
+    public SaturationSearch(SweepPlan plan, SearchRules rules, int concurrency, double levelStart, LevelCap cap) {
         if (!(levelStart > 0)) {
             throw new IllegalArgumentException("level start rate must be > 0, got " + levelStart);
         }
@@ -72,6 +89,8 @@ public final class SaturationSearch {
         this.rules = rules;
         this.concurrency = concurrency;
         this.levelStart = levelStart;
+        this.cap = cap;
+        this.endReason = cap.reason();
     }
 
     /** The first point of the level. */
@@ -79,7 +98,7 @@ public final class SaturationSearch {
         return new Step(levelStart, Phase.RAMP, false);
     }
 
-    /** Why the level ended (valid once {@link #next} returned null): overloaded, saturated or max_rate. */
+    /** Why the level ended (valid once {@link #next} returned null): overloaded, saturated, max_rate or client_ceiling. */
     public String endReason() {
         return endReason;
     }
@@ -143,11 +162,25 @@ public final class SaturationSearch {
     private Step ramp(double okRate) {
         lastOk = okRate;
         double next = plan.nextRate(okRate, concurrency);
-        if (next > plan.maxRate() * (1 + 1e-9)) {
-            endReason = "max_rate";
+        if (next > cap.rate() * (1 + 1e-9)) {
+            if (cap.isCeiling() && cap.rate() > okRate * finalBracket()) {
+                return new Step(cap.rate(), Phase.RAMP, false);
+            }
+            endReason = cap.reason();
             return null;
         }
         return new Step(next, Phase.RAMP, false);
+    }
+
+    /**
+     * The ratio between the bracket's ends after the refine steps (geometric: the grid factor to the
+     * power 1/2^k; the additive ramp: one step at this level over the rate), at least 1 + 1e-9: a
+     * point closer than this above the last ok rate would tell nothing the refinement could.
+     */
+    private double finalBracket() {
+        double grid = plan.ramp() == Ramp.GEOMETRIC ? plan.rateFactor()
+                : 1 + SweepPlan.additiveStep(concurrency) / Math.max(lastOk, 1e-9);
+        return Math.max(1 + 1e-9, Math.pow(grid, 1.0 / (1L << Math.min(rules.refineSteps(), 30))));
     }
 
     private Step startRefine(double okRate, double badRate, boolean fresh) {

@@ -84,13 +84,14 @@ public final class Sweep {
         progress.levelConnected(n, cp.connected(), cp.failed(), connectS);
         List<PointResult> points = new ArrayList<>();
         String endReason;
-        double start = new LevelStart(settings.plan(), settings.levelStartRates()).startFor(n, lastKneeReceivedPerS);
+        LevelCap cap = settings.capFor(n);
+        double start = new LevelStart(settings.plan(), settings.levelStartRates()).startFor(n, lastKneeReceivedPerS, cap.rate());
         progress.levelStart(n, start, settings.plan().startRate());
         if (cp.connected() == 0) {
             endReason = "connect_failed";
         } else {
             openAtLastPoint = cp.connected();
-            SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n, start);
+            SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n, start, cap);
             SaturationSearch.Step step = search.first();
             endReason = null;
             while (step != null) {
@@ -143,7 +144,8 @@ public final class Sweep {
         if (sat != null) {
             lastKneeReceivedPerS = sat.receivedPerS();
         }
-        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start);
+        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start,
+                cap.ceilingPerS());
     }
 
     /** Opens the level's connections and warns when some fail. */

@@ -16,19 +16,31 @@ import sockbench.client.stats.Thresholds;
  * @param search           confirm/refine search and the strict rules
  * @param levelStartRates  first target rate of some levels ({@code --level-start-rates}), messages/s;
  *                         overrides the plan's adaptive start for those levels; may be empty
+ * @param clientCeilings   the client's measured receive ceiling for some levels ({@code --client-ceilings}),
+ *                         messages/s received by all connections together, each &gt; 0; a level listed here
+ *                         ends at its ceiling / N instead of the plan's max rate ({@link LevelCap}); may be empty
+ * @param maxRateGiven     true when the user gave the max rate ({@code --max-rate}): it then caps every
+ *                         level, ceiling or not
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
                             int payloadBytes, int clientCores, SearchRules search,
-                            Map<Integer, Double> levelStartRates) {
+                            Map<Integer, Double> levelStartRates, Map<Integer, Double> clientCeilings,
+                            boolean maxRateGiven) {
 
     public SweepSettings {
         if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
             throw new IllegalArgumentException("connect timeout must be > 0, payload bytes and client cores >= 1");
         }
         levelStartRates = Map.copyOf(levelStartRates);
+        clientCeilings = Map.copyOf(clientCeilings);
     }
 
-    /** Settings for {@code plan}, each set by name; thresholds and search rules default to theirs, start rates to none. */
+    /** Where level {@code n}'s climb ends if the server never gets there ({@link LevelCap}). */
+    public LevelCap capFor(int n) {
+        return LevelCap.of(plan, maxRateGiven, clientCeilings, n);
+    }
+
+    /** Settings for {@code plan}, each set by name; thresholds and search rules default to theirs, start rates and ceilings to none. */
     public static Builder builder(SweepPlan plan) {
         return new Builder(plan);
     }
@@ -42,6 +54,8 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
         private int clientCores;
         private SearchRules search = SearchRules.DEFAULT;
         private Map<Integer, Double> levelStartRates = Map.of();
+        private Map<Integer, Double> clientCeilings = Map.of();
+        private boolean maxRateGiven;
 
         private Builder(SweepPlan plan) {
             this.plan = plan;
@@ -77,8 +91,21 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
             return this;
         }
 
+        /** The client's ceiling by level, messages/s received ({@code --client-ceilings}); default none. */
+        public Builder clientCeilings(Map<Integer, Double> ceilingsPerS) {
+            this.clientCeilings = ceilingsPerS;
+            return this;
+        }
+
+        /** True when {@code --max-rate} was given (it wins over a ceiling); default false. */
+        public Builder maxRateGiven(boolean given) {
+            this.maxRateGiven = given;
+            return this;
+        }
+
         public SweepSettings build() {
-            return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates);
+            return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates,
+                    clientCeilings, maxRateGiven);
         }
     }
 }

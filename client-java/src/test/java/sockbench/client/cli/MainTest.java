@@ -87,7 +87,8 @@ class MainTest {
         assertEquals(sockbench.client.sweep.ClientInfo.VERSION, doc.get("client_version").asText());
         List<String> features = new ArrayList<>();
         doc.get("features").forEach(f -> features.add(f.asText()));
-        assertTrue(features.containsAll(List.of("level-start-rates", "adaptive-level-start")), features.toString());
+        assertTrue(features.containsAll(List.of("level-start-rates", "adaptive-level-start", "client-ceilings")),
+                features.toString());
         List<String> names = new ArrayList<>();
         doc.get("profiles").forEach(p -> names.add(p.get("name").asText()));
         assertEquals(List.of("smoke", "quick", "standard", "legacy", "full", "warmup"), names);

@@ -150,6 +150,27 @@ class ResultWritersTest {
     }
 
     @Test
+    void aLevelEndedByTheClientCeilingRecordsItAndIsValid() throws Exception {
+        SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
+                .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
+        List<PointResult> points = List.of(point(20, 60, 2.5), point(40, 120, 3));
+        List<LevelResult> levels = List.of(
+                new LevelResult(2, 2, 0, 0.1, points, SaturationPoint.of(points), SaturationPoint.strict(points),
+                        "client_ceiling", 20.0, 18_822_311.0),
+                new LevelResult(4, 4, 0, 0.1, points, SaturationPoint.of(points), SaturationPoint.strict(points),
+                        "max_rate", 20.0));
+        String text = json(result(settings, levels, null, List.of(), List.of()));
+        Set<ValidationMessage> errors = validate(text);
+        assertTrue(errors.isEmpty(), errors + "\n" + text);
+        JsonNode root = MAPPER.readTree(text);
+        assertEquals("client_ceiling", root.get("levels").get(0).get("end_reason").asText());
+        assertEquals(18_822_311.0, root.get("levels").get(0).get("client_ceiling_per_s").asDouble());
+        assertTrue(root.get("levels").get(1).get("client_ceiling_per_s").isNull(), "not known: null");
+        String unknown = text.replace("\"client_ceiling\"", "\"client_roof\"");
+        assertTrue(!unknown.equals(text) && !validate(unknown).isEmpty(), "an unknown end reason is refused");
+    }
+
+    @Test
     void theSchemaCatchesABrokenResult() throws Exception {
         SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();

@@ -219,4 +219,78 @@ class SaturationSearchTest {
         assertEquals(200, SaturationPoint.strict(pts).targetRate());
         assertEquals(300, SaturationPoint.strict(pts).upperTargetRate());
     }
+
+    /** A search at PLAN's level 10 under the client ceiling {@code ceilingPerS} (messages/s received). */
+    static SaturationSearch underCeiling(double ceilingPerS) {
+        return new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, PLAN.startRate(),
+                LevelCap.of(PLAN, false, java.util.Map.of(10, ceilingPerS), 10));
+    }
+
+    @Test
+    void aLevelThatNeverSaturatesEndsAtTheClientCeilingWithOneLastPointAtTheCap() {
+        List<String> end = new ArrayList<>();
+        // 50,000 received/s at 10 connections: the cap is 5,000 sent/s, far under the plan's max rate (1e6).
+        List<PointResult> points = run(underCeiling(50_000), r -> true, end);
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0, 5000.0), rates(points),
+                "the grid up to 3,200, then 6,400 would exceed the cap: one last point at the cap itself");
+        assertEquals("client_ceiling", end.get(0));
+        assertTrue(points.stream().allMatch(p -> p.phase() == Phase.RAMP));
+    }
+
+    @Test
+    void noPointAtTheCapWhenTheLastOkRateIsWithinTheFinalBracketBelowIt() {
+        List<String> end = new ArrayList<>();
+        // cap 3,300: 3,200 × 2^(1/8) = 3,490 > 3,300, so a point at the cap could not tell the refinement anything.
+        List<PointResult> points = run(underCeiling(33_000), r -> true, end);
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0), rates(points));
+        assertEquals("client_ceiling", end.get(0));
+    }
+
+    @Test
+    void aServerThatSaturatesBelowTheCeilingEndsSaturatedAsWithoutIt() {
+        List<String> withCap = new ArrayList<>();
+        List<String> without = new ArrayList<>();
+        List<PointResult> capped = run(underCeiling(50_000), r -> r < 1000, withCap);
+        List<PointResult> plain = run(SearchRules.DEFAULT, r -> r < 1000, without);
+        assertEquals(rates(plain), rates(capped));
+        assertEquals("saturated", withCap.get(0));
+        assertEquals("saturated", without.get(0));
+    }
+
+    @Test
+    void aFailedPointAtTheCapIsRefinedLikeAnyBadRampPoint() {
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(underCeiling(50_000), r -> r < 4500, end);
+        assertEquals(5000.0, points.get(6).targetRate());
+        assertEquals(Phase.RAMP, points.get(6).phase());
+        List<PointResult> refine = points.subList(7, points.size());
+        assertEquals(Math.sqrt(3200 * 5000), refine.get(0).targetRate(), 1e-6, "bisected between 3,200 and the cap");
+        assertTrue(refine.stream().allMatch(p -> p.phase() == Phase.REFINE && p.targetRate() < 5000), rates(refine).toString());
+        assertEquals("saturated", end.get(0));
+        SaturationPoint sat = SaturationPoint.of(points);
+        assertTrue(sat.targetRate() < 4500 && sat.upperTargetRate() > 4500, sat.toString());
+    }
+
+    @Test
+    void theClientCeilingLiftsTheProfilesMaxRate() {
+        // The plan's max rate (1,000 here) would end the level at 800; the ceiling's cap, 5,000, is what counts.
+        SweepPlan low = PLAN.toBuilder().maxRate(1000).build();
+        SaturationSearch s = new SaturationSearch(low, SearchRules.DEFAULT, 10, low.startRate(),
+                LevelCap.of(low, false, java.util.Map.of(10, 50_000.0), 10));
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(s, r -> true, end);
+        assertEquals(5000.0, points.get(points.size() - 1).targetRate());
+        assertEquals("client_ceiling", end.get(0));
+    }
+
+    @Test
+    void anExplicitMaxRateStillEndsTheLevelAsMaxRate() {
+        SweepPlan low = PLAN.toBuilder().maxRate(1000).build();
+        SaturationSearch s = new SaturationSearch(low, SearchRules.DEFAULT, 10, low.startRate(),
+                LevelCap.of(low, true, java.util.Map.of(10, 50_000.0), 10));
+        List<String> end = new ArrayList<>();
+        List<PointResult> points = run(s, r -> true, end);
+        assertEquals(List.of(100.0, 200.0, 400.0, 800.0), rates(points), "no point at the bound: the plain grid");
+        assertEquals("max_rate", end.get(0));
+    }
 }
