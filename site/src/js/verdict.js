@@ -12,6 +12,8 @@
 //  - "?" otherwise (a single run has no range, so its noise is unknown; a
 //    floor overlapping another figure may be far higher), with the reason;
 //  - "≥" before a figure that is a floor (floors.js), its reasons named;
+//  - a figure that is the server's own limit below full CPU (floors.js) is a
+//    limit like any other, ranked so, its label named ("below full CPU: …");
 //  - runs of the group with no figure at the level are named as missing.
 // Pure functions (tested in node).
 (function (root, factory) {
