@@ -107,4 +107,17 @@ describe('result sets', { skip: SKIP }, () => {
       assert.equal(await page.inputValue('#set-selector'), 'reference-limit');
     });
   });
+
+  test('a run\'s page names its set and links to the summary showing it', SLOW, async () => {
+    await usePage(await openPage(site.browser), async (page) => {
+      const run = data.runs.find((r) => r.set === 'reference-limit');
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(run.run_id)}`);
+      await page.waitForSelector('#run-meta a[data-set]');
+      assert.equal(await page.getAttribute('#run-meta a[data-set]', 'href'), 'index.html#set=reference-limit');
+      const other = data.runs.find((r) => r.set === 'reference');
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(other.run_id)}`);
+      await page.waitForSelector('#run-meta a[data-set]');
+      assert.equal(await page.getAttribute('#run-meta a[data-set]', 'href'), 'index.html', 'the default set needs no hash');
+    });
+  });
 });

@@ -79,7 +79,7 @@
       .flatMap((level) => level.points.map((p) => p.rtt_ms[statKey]).filter((v) => v != null)));
   }
 
-  function renderMeta(run) {
+  function renderMeta(run, data) {
     const meta = document.getElementById('run-meta');
     if (run.kind === 'historic') {
       meta.textContent = `published ${run.result.published_at} · ${run.result.levels.length} concurrency level(s) · ` +
@@ -93,6 +93,14 @@
     raw.href = run.raw_href;
     raw.textContent = `raw JSON (${run.source})`;
     meta.appendChild(raw);
+    // With several result sets, which one the run belongs to, linked to the summary showing that set.
+    if (run.set && (data.sets || []).length > 1) {
+      const set = document.createElement('a');
+      set.href = run.set === data.default_set ? 'index.html' : `index.html#set=${encodeURIComponent(run.set)}`;
+      set.textContent = run.set;
+      set.dataset.set = run.set;
+      meta.append(' · result set ', set);
+    }
   }
 
   function start() {
@@ -111,7 +119,7 @@
     const isHistoric = run.kind === 'historic';
     document.title = `${run.label} — sockbench`;
     document.getElementById('run-title').textContent = run.label;
-    renderMeta(run);
+    renderMeta(run, data);
     fillRunSwitcher(document.getElementById('run-switcher'), data, run.run_id);
     if (isHistoric) runHeader.renderHistoricHeader(document.getElementById('run-environment'), run);
     else runHeader.renderRunHeader(document.getElementById('run-environment'), run);
