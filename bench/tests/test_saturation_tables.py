@@ -146,7 +146,8 @@ def test_a_group_without_its_limit_server_gets_no_share_column_and_one_line_sayi
     lines = _table_of(saturation_tables.tables(docs, load_registry()), "coalesced (fast)")
     assert lines[0] == "| coalesced (fast) | 100 | RSS at 100 |"
     assert [line for line in lines if "share" in line] == [
-        "No share of the limit: this folder has no limit-fast result (`make bench SERVERS=limit-fast` in the same session)."]
+        "No share of the limit: this folder has no limit-fast result "
+        "(`make bench SERVERS=limit-fast` in the same session)."]
     assert not any("%" in line for line in lines if line.startswith("| our server"))
 
 
@@ -155,21 +156,25 @@ def test_a_level_the_limit_did_not_measure_shows_a_dash_never_zero_and_says_why_
                    _result("cpython-naive", "naive", [_level(100, 50_000), _level(1000, 40_000)]),
                    _result("pypy-naive", "naive", [_level(100, 100_000), _level(1000, 90_000)]))
     lines = _table_of(saturation_tables.tables(docs, load_registry()), "one frame per message")
-    assert any(line.startswith("| our server (Tornado) on CPython 3.11, naive") and "| 25 % · — |" in line for line in lines)
+    assert any(line.startswith("| our server (Tornado) on CPython 3.11, naive") and "| 25 % · — |" in line
+               for line in lines)
     assert not re.search(r"(?<![\d.])0 %", "\n".join(lines))
-    assert [line for line in lines if "no figure" in line] == ["- limit-naive has no figure at 1000 clients: no share there."]
+    assert [line for line in lines if "no figure" in line] == [
+        "- limit-naive has no figure at 1000 clients: no share there."]
 
 
 def test_floors_stay_floors_a_floor_figure_is_at_least_and_a_floor_limit_makes_it_at_most():
     limit = _result("limit-fast", "fast", [_level(100, 10_000_000, client_bound=True), _level(1000, 8_000_000)],
                     name="limit")
     docs = _folder(limit,
-                   _result("cpython-fast", "fast", [_level(100, 1_234_000), _level(1000, 2_000_000, end_reason="max_rate")]),
+                   _result("cpython-fast", "fast",
+                           [_level(100, 1_234_000), _level(1000, 2_000_000, end_reason="max_rate")]),
                    _result("pypy-fast", "fast", [_level(100, 5_000_000, client_bound=True), _level(1000, 4_000_000)]))
     lines = _table_of(saturation_tables.tables(docs, load_registry()), "coalesced (fast)")
     cpython = next(line for line in lines if line.startswith("| our server (Tornado) on CPython 3.11, fast"))
     pypy = next(line for line in lines if line.startswith("| our server (Tornado) on PyPy, fast"))
-    # 1.234 M / 10 M (a floor: the limit is at least 10 M) is at most 12.34 %, rounded up; 2 M (a floor) / 8 M at least 25 %.
+    # 1.234 M / 10 M (a floor: the limit is at least 10 M) is at most 12.34 %, rounded up;
+    # 2 M (a floor) / 8 M at least 25 %.
     assert "| ≤ 13 % · ≥ 25 % |" in cpython
     # both floors at 100: unknown, so no share; 4 M / 8 M = 50 %.
     assert "| — · 50 % |" in pypy
@@ -193,4 +198,5 @@ def test_two_limit_results_of_one_group_give_no_share_since_the_sessions_limit_i
     second = dict(_result("limit-naive", "naive", [_level(100, 150_000)], name="limit"), run_id="20261125T020000Z-x")
     docs = _folder(first, second, _result("cpython-naive", "naive", [_level(100, 50_000)]))
     lines = _table_of(saturation_tables.tables(docs, load_registry()), "one frame per message")
-    assert "No share of the limit: this folder has 2 limit-naive results, so which one is this session's limit is not known." in lines
+    assert ("No share of the limit: this folder has 2 limit-naive results, "
+            "so which one is this session's limit is not known.") in lines
