@@ -85,7 +85,7 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
               "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline" \
-              "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons"
+              "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons, each figure's share of the folder's limit server"
 
 # After a run: rebuild the page and say where everything is.
 define bench-finish
