@@ -192,6 +192,9 @@ def run(plan, controller, usage_error):
         raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
     try:
         client = load_client_profiles(config.java, config.client_jar)
+    except ValueError as exc:
+        raise StepError("setup", str(exc)) from exc
+    try:
         profile = client.get(config.profile)
     except ValueError as exc:
         usage_error(str(exc))
