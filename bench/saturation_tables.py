@@ -22,7 +22,8 @@ that: the repetitions of two servers are not paired, so no range is derived for 
 figure's own range stands in its cell. Floors stay floors: a floor over the limit's figure is
 "≥ N %" (rounded down), a figure over a limit that is itself a floor "≤ N %" (rounded up), and
 where both are floors the share is unknown and not given. Where a group or a level has no limit
-figure the column shows "—" (never 0, never a guess) and one line under the table says why.
+figure the column shows "—" (never 0, never a guess) and one line under the table says why. The site
+gives the same share (site/src/js/limit-share.js); both test against docs/contract/limit-share-cases.json.
 """
 
 import argparse

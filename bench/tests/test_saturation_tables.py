@@ -181,18 +181,6 @@ def test_floors_stay_floors_a_floor_figure_is_at_least_and_a_floor_limit_makes_i
     assert "- No share where a figure and limit-fast's are both floors (unknown): 100 clients." in lines
 
 
-def test_share_text_is_median_over_median_with_whole_percent_from_ten_and_one_decimal_below():
-    def fig(median, floor=()):
-        return {"median": median, "min": median / 2, "max": median * 2, "runs": 3, "client_bound": False,
-                "floor": list(floor)}
-    assert saturation_tables.share_text(fig(38_400), fig(100_000)) == "38 %"
-    assert saturation_tables.share_text(fig(4_260), fig(100_000)) == "4.3 %"
-    assert saturation_tables.share_text(fig(38_900, ["client-bound"]), fig(100_000)) == "≥ 38 %"
-    assert saturation_tables.share_text(fig(38_100), fig(100_000, ["client-bound"])) == "≤ 39 %"
-    assert saturation_tables.share_text(fig(1, ["x"]), fig(2, ["y"])) is None
-    assert saturation_tables.share_text(None, fig(2)) is None and saturation_tables.share_text(fig(2), None) is None
-
-
 def test_two_limit_results_of_one_group_give_no_share_since_the_sessions_limit_is_ambiguous():
     first = _result("limit-naive", "naive", [_level(100, 200_000)], name="limit")
     second = dict(_result("limit-naive", "naive", [_level(100, 150_000)], name="limit"), run_id="20261125T020000Z-x")
@@ -200,3 +188,17 @@ def test_two_limit_results_of_one_group_give_no_share_since_the_sessions_limit_i
     lines = _table_of(saturation_tables.tables(docs, load_registry()), "one frame per message")
     assert ("No share of the limit: this folder has 2 limit-naive results, "
             "so which one is this session's limit is not known.") in lines
+
+
+LIMIT_SHARE_CASES = os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "contract", "limit-share-cases.json")
+
+
+def test_share_text_gives_every_case_of_the_contract_table_the_site_runs_too():
+    import json
+    with open(LIMIT_SHARE_CASES, encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+
+    def figure(side):
+        return None if side is None else {"median": side["median"], "floor": ["a floor"] if side["floor"] else []}
+    for case in cases:
+        assert saturation_tables.share_text(figure(case["figure"]), figure(case["limit"])) == case["text"], case["name"]

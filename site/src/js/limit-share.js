@@ -12,7 +12,8 @@
 // no figure at that level, or the set has no (or more than one) limit run of
 // the group, there is no share — never 0, never a guess — and `notes` says
 // why, once. bench/saturation_tables.py applies the same rule to the
-// reference pages' tables. Pure (tested in node).
+// reference pages' tables; both test against docs/contract/limit-share-cases.json.
+// Pure (tested in node).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory(require('./algorithm'), require('./summary-figures'));
   else (root.Sockbench = root.Sockbench || {}).limitShare = factory(root.Sockbench.algorithm, root.Sockbench.summaryFigures);

@@ -18,19 +18,6 @@ function run(id, entry, mode, levels) {
 }
 const LIMITS = [{ entry: 'limit-naive', mode: 'naive' }, { entry: 'limit-fast', mode: 'fast' }];
 
-test('share: median over median, whole percent from 10 %, one decimal below', () => {
-  assert.deepEqual(share({ median: 38_400, floor: false }, { median: 100_000, floor: false }), { pct: 38.4, bound: 'exact', text: '38 %' });
-  assert.equal(share({ median: 4_260, floor: false }, { median: 100_000, floor: false }).text, '4.3 %');
-});
-
-test('floors stay floors: ≥ over a floor (rounded down), ≤ over a floor limit (rounded up), nothing when both are', () => {
-  assert.equal(share({ median: 38_900, floor: true }, { median: 100_000, floor: false }).text, '≥ 38 %');
-  assert.equal(share({ median: 38_100, floor: false }, { median: 100_000, floor: true }).text, '≤ 39 %');
-  assert.equal(share({ median: 1, floor: true }, { median: 2, floor: true }), null);
-  assert.equal(share(null, { median: 2, floor: false }), null);
-  assert.equal(share({ median: 2, floor: false }, null), null);
-});
-
 test('each run is read against its own algorithm group\'s limit in the set, at the same level', () => {
   const runs = [
     run('limit-n', 'limit-naive', 'naive', [level(100, 200_000), level(1000, 160_000)]),
@@ -79,4 +66,14 @@ test('two limit runs of one group in a set: which is the session\'s limit is unk
   const shares = limitShares(runs, LIMITS);
   assert.equal(shares.shareOf('py-n', 100), null);
   assert.match(shares.notes[0], /2 limit-naive runs, so which one is its session's limit is not known/);
+});
+
+test('share gives every case of docs/contract/limit-share-cases.json, the table bench/saturation_tables.py runs too', () => {
+  const file = require('path').join(__dirname, '..', '..', '..', 'docs', 'contract', 'limit-share-cases.json');
+  const { cases } = JSON.parse(require('fs').readFileSync(file, 'utf8'));
+  assert.ok(cases.length >= 10);
+  for (const c of cases) {
+    const s = share(c.figure, c.limit);
+    assert.equal(s ? s.text : null, c.text, c.name);
+  }
 });
