@@ -118,13 +118,13 @@ def test_floor_figures_are_marked_and_explained():
 
 
 def test_the_servers_own_limit_below_full_cpu_is_printed_plain_and_labelled():
-    """Made-up numbers: the server 71-88 % busy beside a client at 20-30 %, on schedule (bench/floors.py)."""
+    """Made-up numbers: the server 81-88 % busy beside a client at 20-30 %, on schedule (bench/floors.py)."""
     own = merge_repetitions([_with_cpu(v, cpu, client) for v, cpu, client in
-                             ((100, 88.0, 20.0), (110, 71.5, 30.0), (90, 99.0, 40.0))])
+                             ((100, 88.0, 20.0), (110, 81.5, 30.0), (90, 99.0, 40.0))])
     table = compare_table(own, merged([300, 310, 290], mode="naive"))
     row = [line for line in table.splitlines() if line.startswith("| 25 |")][0]
     assert "≥" not in row and "100 (90–110)" in row
-    assert ("A at 25 clients: server's own limit at 71–88 % CPU (client 20–30 % busy, on schedule) in 2 of 3."
+    assert ("A at 25 clients: server's own limit at 81–88 % CPU (client 20–30 % busy, on schedule) in 2 of 3."
             in table)
     assert "is a floor" not in table
 

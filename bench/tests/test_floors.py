@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from floors import (CLIENT_CEILING_SHARE_PCT, CLIENT_HEADROOM_CPU_PCT, NOT_SAMPLED_NOTE, SERVER_BUSY_PCT,
+                    SERVER_OWN_LIMIT_MIN_PCT,
                     level_floor_reasons, limit_notes, repetition_floor_reasons, repetition_limit_notes,
                     server_sampled)
 
@@ -34,6 +35,7 @@ def test_whether_the_server_was_sampled(case):
 
 def test_the_constants_and_the_not_sampled_note_are_the_tables():
     assert SERVER_BUSY_PCT == CASES["server_busy_pct"]
+    assert SERVER_OWN_LIMIT_MIN_PCT == CASES["server_own_limit_min_pct"]
     assert CLIENT_HEADROOM_CPU_PCT == CASES["client_headroom_cpu_pct"]
     assert CLIENT_CEILING_SHARE_PCT == CASES["client_ceiling_share_pct"]
     assert NOT_SAMPLED_NOTE == CASES["not_sampled_note"]

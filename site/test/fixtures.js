@@ -62,8 +62,8 @@ const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.sa
 // The fairness rule as docs/methodology.md states it, written from the result files'
 // fields for the tests (the site's own is src/js/floors.js): a saturation
 // figure is the server's limit only when the client was not client-bound, the
-// level overloaded the server, and the server was >= 95 % busy -- or, below
-// that, the client had clear headroom (its CPU <= 75 % of a core and, where the
+// level overloaded the server, and the server was >= 95 % busy -- or, at 80 %
+// or more, the client had clear headroom (its CPU <= 75 % of a core and, where the
 // level records the client's ceiling, the received rate <= 80 % of it): then
 // the figure is the server's own limit below full CPU, labelled, not a floor.
 // A level's figure is a floor when any of its repetitions' is. A run whose
@@ -71,6 +71,7 @@ const repeatedRuns = realRuns.filter((run) => run.result.levels.some((l) => l.sa
 // has no server CPU to judge by: only the client's side counts (client-bound,
 // how the level ended).
 const SERVER_BUSY_PCT = 95;
+const SERVER_OWN_LIMIT_MIN_PCT = 80;
 const CLIENT_HEADROOM_CPU_PCT = 75;
 const CLIENT_CEILING_SHARE_PCT = 80;
 const ENDS_WITHOUT_OVERLOAD = ['max_rate', 'client_ceiling', 'connect_failed', 'aborted', 'agent_lost'];
@@ -112,7 +113,7 @@ function isOwnLimit(level, sampled = true) {
   const ceiling = level.client_ceiling_per_s;
   const underCeiling = !(ceiling > 0) || sat.received_per_s * 100 <= CLIENT_CEILING_SHARE_PCT * ceiling;
   return sampled && !sat.client_bound && !ENDS_WITHOUT_OVERLOAD.includes(level.end_reason) &&
-    cpu != null && cpu < SERVER_BUSY_PCT && client != null && client <= CLIENT_HEADROOM_CPU_PCT && underCeiling;
+    cpu != null && cpu >= SERVER_OWN_LIMIT_MIN_PCT && cpu < SERVER_BUSY_PCT && client != null && client <= CLIENT_HEADROOM_CPU_PCT && underCeiling;
 }
 
 /**

@@ -4,7 +4,8 @@
 // limit, or a floor"): a saturation figure counts as the server's only when
 // nothing else stopped the climb: the client was not client-bound, the level
 // really overloaded the server, and either the server's core was >= 95 % busy
-// at that point, or the client had clear headroom there (its CPU at most
+// at that point, or it was at least SERVER_OWN_LIMIT_MIN_PCT busy and the
+// client had clear headroom there (its CPU at most
 // CLIENT_HEADROOM_CPU_PCT and, where the client's measured ceiling is known,
 // the received rate at most CLIENT_CEILING_SHARE_PCT of it). In the second
 // case the latency collapse is the server's own limit reached below full CPU
@@ -32,6 +33,14 @@
    * as the server's limit at full CPU: the fairness rule of docs/methodology.md.
    */
   const SERVER_BUSY_PCT = 95;
+
+  /**
+   * Below full CPU, the latency collapse is taken for the server's own only
+   * when its core was at least this busy (percent of one core,
+   * 0..SERVER_BUSY_PCT); idler than that, something outside it is the likelier
+   * cause and the figure stays a floor (bench/floors.py says why 80).
+   */
+  const SERVER_OWN_LIMIT_MIN_PCT = 80;
 
   /**
    * Clear client headroom, CPU side: the client's CPU at the saturation point
@@ -106,14 +115,14 @@
 
   /**
    * Whether one repetition's figure is the server's own limit reached below
-   * full CPU: a sampled server under SERVER_BUSY_PCT, nothing else making a
-   * floor (not client-bound, the level overloaded the server) and clear
-   * client headroom.
+   * full CPU: a sampled server at SERVER_OWN_LIMIT_MIN_PCT or more but under
+   * SERVER_BUSY_PCT, nothing else making a floor (not client-bound, the level
+   * overloaded the server) and clear client headroom.
    */
   function ownLimit(level, sampled = true) {
     const sat = level.saturation;
     const cpu = sampled ? saturationServerCpu(level) : null;
-    return Boolean(sat) && !sat.client_bound && cpu != null && cpu < SERVER_BUSY_PCT &&
+    return Boolean(sat) && !sat.client_bound && cpu != null && cpu >= SERVER_OWN_LIMIT_MIN_PCT && cpu < SERVER_BUSY_PCT &&
       !ENDS_WITHOUT_OVERLOAD[level.end_reason] && clientHeadroom(level);
   }
 
@@ -244,7 +253,7 @@
   const FLOOR_PREFIX = '≥ ';
 
   return {
-    SERVER_BUSY_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled,
+    SERVER_BUSY_PCT, SERVER_OWN_LIMIT_MIN_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled,
     saturationServerCpu, saturationClientCpu, repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons,
     levelLimitNotes, describeFloor,
   };

@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
 const {
-  SERVER_BUSY_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, NOT_SAMPLED_NOTE, serverSampled,
+  SERVER_BUSY_PCT, SERVER_OWN_LIMIT_MIN_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, NOT_SAMPLED_NOTE, serverSampled,
   repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons, levelLimitNotes, describeFloor,
 } = require('./floors');
 
@@ -38,6 +38,7 @@ for (const c of CASES.server_sampled) {
 
 test('the constants and the not-sampled note are the table\'s', () => {
   assert.equal(SERVER_BUSY_PCT, CASES.server_busy_pct);
+  assert.equal(SERVER_OWN_LIMIT_MIN_PCT, CASES.server_own_limit_min_pct);
   assert.equal(CLIENT_HEADROOM_CPU_PCT, CASES.client_headroom_cpu_pct);
   assert.equal(CLIENT_CEILING_SHARE_PCT, CASES.client_ceiling_share_pct);
   assert.equal(NOT_SAMPLED_NOTE, CASES.not_sampled_note);
