@@ -167,7 +167,8 @@ def tables(docs, registry, rss_level=None):
         out.extend(reasons)
         out.append("")
         if owns:
-            out.append(f"The server's own limit below full CPU ({len(owns)}), not floors: the client had clear headroom.")
+            out.append(f"The server's own limit below full CPU, beside a client with clear headroom ({len(owns)}): "
+                       "no floor by itself; a level stays a floor when another repetition's figure is one.")
             out.extend(owns)
             out.append("")
         if limit:
