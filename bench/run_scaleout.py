@@ -171,9 +171,10 @@ class QuotaProbe:
             raise StepError("cpu quota", str(exc)) from exc
         for group in self.quotas.report()["groups"]:
             if group["pids"]:
-                quota = "no quota of its own" if group["quota_us"] is None else f"{group['quota_us']} us"
+                quota = ("no quota of its own (bounded by the run group's)" if group["quota_us"] is None
+                         else f"{group['quota_us']} us per {group['period_us']} us")
                 _log(f"[cpu quota] {self.quotas.group_path(group['group'])}: pids {','.join(map(str, group['pids']))}, "
-                     f"{quota} per {group['period_us']} us (read back)")
+                     f"{quota} (read back)")
 
     def sweep_started(self):
         self.quotas.mark()
