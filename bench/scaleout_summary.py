@@ -15,6 +15,7 @@ what the relay costs per flush, from the merged result files (one per worker cou
     (server_cpu_us_per_msg(k) - server_cpu_us_per_msg(1)) x received(k) / publishes(k). It assumes
     the work per delivered copy is the same with and without the relay, which batching at other
     rates bends either way: an estimate, not a count;
+    Below zero (the batching difference outweighs the relay) the Markdown says "not resolved";
   * `messages_per_flush`: messages the clients sent / publishes.
   CPU and publishes cover the whole client run; received and sent the points' measured windows.
 - Throttling: the share of the workers' CFS periods in which the kernel throttled them (the quota
@@ -122,6 +123,14 @@ def _num(v, fmt="{:,.0f}"):
     return "–" if v is None else fmt.format(v)
 
 
+def _relay_cell(value):
+    # Below zero the per-message difference is the batching's (k workers saturated at other rates, with
+    # other batch sizes), not the relay's: shown as not resolved rather than as a negative cost.
+    if value is not None and value < 0:
+        return f"not resolved ({value:.1f})"
+    return _num(value, "{:.1f}")
+
+
 def to_markdown(summary):
     """The summary as Markdown: one throughput/efficiency table, one relay table, what it is."""
     s = summary
@@ -150,7 +159,7 @@ def to_markdown(summary):
     for r in s["relay"]:
         lines.append(f"| {r['workers']} | {_num(r['publishes'])} | {_num(r['messages_per_flush'], '{:.1f}')} | "
                      f"{_num(r['redis_us_per_flush'], '{:.1f}')} | {_num(r['broker_cpu_us_per_flush'], '{:.1f}')} | "
-                     f"{_num(r['server_cpu_us_per_msg'], '{:.3f}')} | {_num(r['relay_cpu_us_per_flush'], '{:.1f}')} | "
+                     f"{_num(r['server_cpu_us_per_msg'], '{:.3f}')} | {_relay_cell(r['relay_cpu_us_per_flush'])} | "
                      f"{_num(r['throttled_pct'], '{:.1f}')} |")
     lines += ["", "Files: " + ", ".join(f"{k} → `{p}`" for k, p in sorted(s.get("files", {}).items(), key=lambda kv: int(kv[0]))),
               "", "What this does and does not show: docs/scaleout-simulation.md", ""]

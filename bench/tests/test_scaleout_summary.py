@@ -81,3 +81,12 @@ def test_markdown_has_every_level_and_worker_count():
     assert "| 100 | 10,000 | 18,000 [17,000-19,000] (eff. 0.90) |" in text
     assert "| 1000 | 8,000 | 12,000 (eff. 0.75) |" in text
     assert "| 2 | 1,000 | 2.2 | 8.0 | 50.0 | 12.500 | 1000.0 | 25.0 |" in text
+
+
+def test_a_negative_derived_relay_cost_is_shown_as_not_resolved():
+    cheaper = _doc(TWO["levels"], [dict(r, server_cpu_s=3.0) for r in TWO["runs"]])  # 7.5 us/msg < 10 alone
+    settings = {"server": "x", "core_share": 0.25, "period_us": 100_000, "quota_us": 25_000,
+                "cgroup_version": 1, "command": "c", "files": {}}
+    summary = summarize({1: ONE, 2: cheaper}, settings)
+    assert summary["relay"][1]["relay_cpu_us_per_flush"] == pytest.approx(-1_000.0)
+    assert "not resolved (-1000.0)" in to_markdown(summary)
