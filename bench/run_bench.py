@@ -328,19 +328,26 @@ def _raise_on_signal(signum, _frame):
     raise KeyboardInterrupt(f"signal {signum}")
 
 
+def run_as_command(label, body, interrupted="server stopped"):
+    """Run body() as a command's main and return its exit status: SIGTERM is taken as Ctrl-C, so that
+    every `finally` on the way out runs (the server stopped, cgroups removed); a failed step is one
+    line and exit 1, an interruption one line saying what was cleaned up (`interrupted`) and 130."""
+    signal.signal(signal.SIGTERM, _raise_on_signal)
+    try:
+        body()
+    except StepError as exc:
+        print(f"{label} failed: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as exc:
+        print(f"{label} interrupted ({exc or 'SIGINT'}); {interrupted}", file=sys.stderr)
+        return 130
+    return 0
+
+
 def main(argv=None):
     parser = build_parser()
     config = parse_args(sys.argv[1:] if argv is None else argv, parser)
-    signal.signal(signal.SIGTERM, _raise_on_signal)
-    try:
-        run(config, usage_error=parser.error)
-    except StepError as exc:
-        print(f"bench failed: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt as exc:
-        print(f"bench interrupted ({exc or 'SIGINT'}); server stopped", file=sys.stderr)
-        return 130
-    return 0
+    return run_as_command("bench", lambda: run(config, usage_error=parser.error))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import sys
 import time
 
@@ -49,7 +48,7 @@ from merge import merge_repetitions  # noqa: E402
 from profiles import load_client_profiles  # noqa: E402
 from relay_counter import RelayCounter  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from run_bench import available_variants, build_parser as bench_parser, check_installed  # noqa: E402
+from run_bench import available_variants, build_parser as bench_parser, check_installed, run_as_command  # noqa: E402
 from run_config import from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize as summarize_server  # noqa: E402
@@ -306,10 +305,6 @@ def merge_scaleout(plan, k, done, controller):
     return merged
 
 
-def _raise_on_signal(signum, _frame):
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def main(argv=None):
     plan = parse_args(sys.argv[1:] if argv is None else argv)
     if plan.check_only:
@@ -319,16 +314,8 @@ def main(argv=None):
     except CgroupUnavailable as exc:
         print(f"bench-scaleout: {exc}", file=sys.stderr)
         return 1
-    signal.signal(signal.SIGTERM, _raise_on_signal)
-    try:
-        run(plan, controller, usage_error=build_parser().error)
-    except StepError as exc:
-        print(f"bench-scaleout failed: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt as exc:
-        print(f"bench-scaleout interrupted ({exc or 'SIGINT'}); server stopped, cgroups removed", file=sys.stderr)
-        return 130
-    return 0
+    return run_as_command("bench-scaleout", lambda: run(plan, controller, usage_error=build_parser().error),
+                          interrupted="server stopped, cgroups removed")
 
 
 if __name__ == "__main__":
