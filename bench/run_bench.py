@@ -183,18 +183,8 @@ def run(config, usage_error):
     else:
         variants = available_variants(config.variants)
         check_installed(variants, config.client_jar, dry_run=config.dry_run)
-    if wants_private_broker(config.workers, config.broker) and not shutil.which("redis-server"):
-        raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
-    try:
-        client = load_client_profiles(config.java, config.client_jar)
-    except ValueError as exc:
-        raise StepError("setup", str(exc)) from exc
-    try:
-        profile = client.get(config.profile)
-    except ValueError as exc:
-        usage_error(str(exc))
-    # The profile list's schema (docs/contract/list-profiles.schema.json) guarantees a warmup profile.
-    warmup = client.get(WARMUP_PROFILE) if config.server_warmup else None
+    client, profile, warmup = client_profiles_for(
+        config, wants_private_broker(config.workers, config.broker), usage_error)
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -326,6 +316,26 @@ def _remove_if_empty(path):
 
 def _raise_on_signal(signum, _frame):
     raise KeyboardInterrupt(f"signal {signum}")
+
+
+def client_profiles_for(config, needs_private_broker, usage_error):
+    """(the client's profiles, the run's profile, the warm-up profile or None) for `config`, after
+    checking that redis-server is there when the run starts a private broker. A missing redis-server
+    or a jar that cannot list its profiles is a StepError naming the fix; an unknown profile name is
+    a usage error (`usage_error`, which exits 2)."""
+    if needs_private_broker and not shutil.which("redis-server"):
+        raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
+    try:
+        client = load_client_profiles(config.java, config.client_jar)
+    except ValueError as exc:
+        raise StepError("setup", str(exc)) from exc
+    try:
+        profile = client.get(config.profile)
+    except ValueError as exc:
+        usage_error(str(exc))
+    # The profile list's schema (docs/contract/list-profiles.schema.json) guarantees a warmup profile.
+    warmup = client.get(WARMUP_PROFILE) if config.server_warmup else None
+    return client, profile, warmup
 
 
 def run_as_command(label, body, interrupted="server stopped"):

@@ -43,12 +43,12 @@ from cgroup_quota import DEFAULT_PERIOD_US, CgroupUnavailable, WorkerQuotas, det
 from cpus import format_cpu_list, parse_cpu_list  # noqa: E402
 from estimate import LATER_REPETITION_RATIO, Eta, format_duration, prior_run_s  # noqa: E402
 from matrix import format_level_start_rates, level_start_rates  # noqa: E402
-from measure import WARMUP_PROFILE, measure_once, variant_argv  # noqa: E402
+from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
-from profiles import load_client_profiles  # noqa: E402
 from relay_counter import RelayCounter  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from run_bench import available_variants, build_parser as bench_parser, check_installed, run_as_command  # noqa: E402
+from run_bench import (available_variants, build_parser as bench_parser, check_installed,  # noqa: E402
+                       client_profiles_for, run_as_command)
 from run_config import from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize as summarize_server  # noqa: E402
@@ -188,17 +188,7 @@ def run(plan, controller, usage_error):
     config, variant = plan.config, plan.variant
     available_variants([variant])
     check_installed([variant], config.client_jar, dry_run=config.dry_run)
-    if max(plan.workers) > 1 and not shutil.which("redis-server"):
-        raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
-    try:
-        client = load_client_profiles(config.java, config.client_jar)
-    except ValueError as exc:
-        raise StepError("setup", str(exc)) from exc
-    try:
-        profile = client.get(config.profile)
-    except ValueError as exc:
-        usage_error(str(exc))
-    warmup = client.get(WARMUP_PROFILE) if config.server_warmup else None
+    client, profile, warmup = client_profiles_for(config, max(plan.workers) > 1, usage_error)
     levels = list(config.levels or profile["levels"])
     steps = [(rep, k) for rep in range(1, config.repeat + 1) for k in plan.workers]
     eta = Eta(prior_run_s(profile, levels),
