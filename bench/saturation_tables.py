@@ -14,7 +14,8 @@ The RSS column is the server's resident set at the median repetition's saturatio
 entry (make bench-url) goes last under its own label. Tables are per algorithm group because
 runtimes are only compared with the algorithm held fixed.
 
-Share of the limit (issue 26): the folder is one session, and when it holds the limit server of a
+Share of the limit (a figure read against what any runtime could reach on this host): the
+folder is one session, and when it holds the limit server of a
 group (the registry's `limit` group: limit-naive for the naive table, limit-fast for the fast one;
 bench/limit-server/) the table gains a column giving, for every row and level, the row's figure as
 a percentage of the limit's figure at the same level. It is the median over the median, and only

@@ -62,7 +62,7 @@ def test_an_empty_folder_is_a_usage_error(tmp_path, capsys):
     assert "no result files" in capsys.readouterr().err
 
 
-# --- share of the limit (issue 26) -------------------------------------------------------------
+# --- share of the limit server's figure -------------------------------------------------------------
 # Made-up result documents, complete enough to pass results/schema.json (checked in each test
 # that builds a folder), so the tables read exactly the shape the client writes.
 
