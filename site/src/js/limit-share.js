@@ -1,8 +1,9 @@
 // Each saturation figure as a share of the limit server measured in the same
 // result set, so that a reader sees how close a runtime came to the host:
 // the C limit server (bench/limit-server/, the server registry's `limit`
-// group) sets the machine's ceiling, one entry per broadcast mode, so a one-frame-per-message figure is read against limit-naive and a
-// coalesced one against limit-fast, at the same concurrency level.
+// group) sets the machine's ceiling, one entry per broadcast mode, so a
+// one-frame-per-message figure is read against limit-naive and a coalesced
+// one against limit-fast, at the same concurrency level.
 //
 // The share is the run's median over the limit's median, and only that: the
 // repetitions of two servers are not paired, so no range is derived for it
