@@ -20,8 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from sockbench_contract.procfs import rss_bytes  # noqa: E402  (re-exported for the tools)
 from sockbench_contract.server_launch import ServerProcess  # noqa: E402
 
-__all__ = ["MiB", "ServerProcess", "add_server_args", "raise_fd_limit", "rss_bytes",
-           "rss_summary", "start_or_attach", "start_server", "stop_server"]
+__all__ = ["MiB", "ServerProcess", "add_server_args", "check_server_args", "raise_fd_limit",
+           "rss_bytes", "rss_summary", "start_or_attach", "start_server", "stop_server"]
 
 MiB = 1024 * 1024
 
@@ -50,6 +50,14 @@ def add_server_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pid", type=int, help="pid of the running server (with --url)")
 
 
+def check_server_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """What add_server_args' options need once parsed and argparse cannot say
+    itself: a running server (--url) is measured through its memory, so its
+    --pid must be given too."""
+    if args.url and args.pid is None:
+        p.error("--url needs --pid (whose memory to sample)")
+
+
 def start_or_attach(server_command: Optional[str], url: Optional[str],
                     pid: Optional[int]) -> Tuple[Optional[ServerProcess], str, int]:
     """The server to measure, as ``(server, url, pid)``: started from
@@ -59,7 +67,7 @@ def start_or_attach(server_command: Optional[str], url: Optional[str],
         server = start_server(shlex.split(server_command))
         print(server.ready_line)
         return server, server.url, server.pid
-    assert url is not None and pid is not None  # add_server_args' checks
+    assert url is not None and pid is not None  # add_server_args' and check_server_args' checks
     return None, url, pid
 
 

@@ -39,8 +39,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from measured_server import (MiB, add_server_args, raise_fd_limit, rss_summary, start_or_attach,
-                             stop_server)
+from measured_server import (MiB, add_server_args, check_server_args, raise_fd_limit, rss_summary,
+                             start_or_attach, stop_server)
 from overload_scenario import run
 
 
@@ -63,8 +63,7 @@ def parse_args(argv=None):
     p.add_argument("--light-seconds", type=float, default=5.0, metavar="W",
                    help="light-load duration in seconds, >= 1 (default: 5)")
     args = p.parse_args(argv)
-    if args.url and args.pid is None:
-        p.error("--url needs --pid (whose memory to sample)")
+    check_server_args(p, args)
     if not 1 <= args.sessions <= 20000 or args.rate <= 0 or args.seconds <= 0:
         p.error("--sessions must be 1-20000, --rate and --seconds > 0")
     if not 1 <= args.size <= 65536 or args.light_seconds < 1:

@@ -28,8 +28,8 @@ from typing import Dict, List
 from urllib.parse import urlsplit
 
 from http_response import read_response
-from measured_server import (add_server_args, rss_bytes, rss_summary, start_or_attach,
-                             stop_server)
+from measured_server import (add_server_args, check_server_args, rss_bytes, rss_summary,
+                             start_or_attach, stop_server)
 
 DISCONNECT_DELAY_S = 5.0
 SAMPLE_EVERY_S = 0.05
@@ -93,8 +93,7 @@ def main(argv: List[str] = None) -> int:
     args = p.parse_args(argv)
     if not 1 <= args.pipeline <= 256:
         p.error("--pipeline must be 1-256")
-    if args.url and args.pid is None:
-        p.error("--url needs --pid (whose memory to sample)")
+    check_server_args(p, args)
     if not args.seconds > 0 or not 1 <= args.connections <= 64:
         p.error("--seconds must be > 0 and --connections 1-64")
     server, url, pid = start_or_attach(args.server, args.url, args.pid)
