@@ -104,6 +104,55 @@ def verify_not_cached(r):
     assert not r["Last-Modified"]
 
 
+def xhr_open(url):
+    """Open session `url` over xhr polling: 200 and the open frame."""
+    r = POST(url + "/xhr")
+    assert r.status == 200
+    assert r.body == "o\n"
+
+
+def ws_open(base):
+    """A websocket to a new session of `base`, past its open frame."""
+    ws = WebSocket(ws_url(new_session(base) + "/websocket"))
+    assert ws.recv() == "o"
+    return ws
+
+
+def verify_response_limit(r, url, frame, count, size):
+    """/echo ends a streaming response `r` once about 4096 bytes of frames
+    went out: `count` echoes of a `size`-character message arrive, each
+    wrapped as the transport's `frame` wraps a frame, then the response ends."""
+    assert r.status == 200
+    assert r.read()  # prelude
+    assert r.read() == frame("o")
+    msg = '"' + ("x" * size) + '"'
+    for _ in range(count):
+        r1 = POST(url + "/xhr_send", body="[" + msg + "]")
+        assert r1.status == 204
+        assert r.read() == frame("a[" + msg + "]")
+    # Closed once enough data was delivered.
+    assert not r.read()
+    r.close()
+
+
+# The callback parameter of the JSONP-style transports (htmlfile, jsonp);
+# later revisions refuse callbacks outside [a-zA-Z0-9-_.].
+INVALID_CALLBACKS = ["%20", "*", "abc(", "abc%28"]
+
+
+def verify_callback_required(urls, transport):
+    r = GET(urls.base_url + "/a/a/" + transport)
+    assert r.status == 500
+    assert '"callback" parameter required' in r.body
+
+
+def verify_callback_refused(urls, transport):
+    for callback in INVALID_CALLBACKS:
+        r = GET(urls.base_url + "/a/a/" + transport + "?c=" + callback)
+        assert r.status == 500
+        assert 'invalid "callback" parameter' in r.body
+
+
 # Greeting url: `/`
 class BaseUrlGreeting:
     def test_greeting(self, urls):
@@ -226,9 +275,7 @@ class SessionURLs:
             self.verify(urls, session_part)
 
     def verify(self, urls, session_part):
-        r = POST(urls.base_url + session_part + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(urls.base_url + session_part)
 
     def test_invalidPaths(self, urls):
         for suffix in ["//", "/a./a", "/a/a.", "/./.", "/", "///"]:
@@ -237,9 +284,7 @@ class SessionURLs:
 
     def test_ignoringServerId(self, urls):
         session_id = str(uuid.uuid4())
-        r = POST(urls.base_url + "/000/" + session_id + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(urls.base_url + "/000/" + session_id)
         r = POST(urls.base_url + "/000/" + session_id + "/xhr_send", body='["a"]')
         assert r.status == 204
         assert not r.body
@@ -252,9 +297,7 @@ class SessionURLs:
 class Protocol:
     def test_simpleSession(self, urls):
         trans_url = new_session(urls.base_url)
-        r = POST(trans_url + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(trans_url)
         r = POST(trans_url + "/xhr_send", body='["a"]')
         assert r.status == 204
         assert not r.body
@@ -274,9 +317,7 @@ class Protocol:
 
     def test_closeSession(self, urls):
         trans_url = new_session(urls.close_base_url)
-        r = POST(trans_url + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(trans_url)
         r = POST(trans_url + "/xhr")
         assert r.status == 200
         assert r.body == 'c[3000,"Go away!"]\n'
@@ -304,28 +345,38 @@ class WebsocketHttpErrors:
             verify405(POST(urls.base_url + "/0/0/websocket", headers=h))
 
 
+# The cases the suite has twice, for Hixie76 and for Hybi10, with the same steps.
+def verify_ws_close_frame(urls):
+    ws = ws_open(urls.close_base_url)
+    assert ws.recv() == 'c[3000,"Go away!"]'
+    # The connection is closed after the close frame.
+    with pytest.raises(ConnectionClosed):
+        ws.recv()
+    ws.close()
+
+
+def verify_ws_broken_json(urls):
+    ws = ws_open(urls.base_url)
+    ws.send('["a')
+    with pytest.raises(ConnectionClosed):
+        ws.recv()
+    ws.close()
+
+
 # WebSocket "Hixie76" tests of the suite. The suite drives them with the
 # websocket-client library (RFC 6455 today); test_haproxy speaks hixie-76.
 class WebsocketHixie76:
     def test_transport(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.base_url) + "/websocket"))
-        assert ws.recv() == "o"
+        ws = ws_open(urls.base_url)
         ws.send('["a"]')
         assert ws.recv() == 'a["a"]'
         ws.close()
 
     def test_close(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.close_base_url) + "/websocket"))
-        assert ws.recv() == "o"
-        assert ws.recv() == 'c[3000,"Go away!"]'
-        # The connection is closed after the close frame.
-        with pytest.raises(ConnectionClosed):
-            ws.recv()
-        ws.close()
+        verify_ws_close_frame(urls)
 
     def test_empty_frame(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.base_url) + "/websocket"))
-        assert ws.recv() == "o"
+        ws = ws_open(urls.base_url)
         # Empty messages and frames with no messages are ignored.
         ws.send("")
         ws.send("[]")
@@ -375,31 +426,20 @@ class WebsocketHixie76:
         c.close()
 
     def test_broken_json(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.base_url) + "/websocket"))
-        assert ws.recv() == "o"
-        ws.send('["a')
-        with pytest.raises(ConnectionClosed):
-            ws.recv()
-        ws.close()
+        verify_ws_broken_json(urls)
 
 
 # The server must support Hybi-10 (RFC 6455) protocol.
 class WebsocketHybi10:
     def test_transport(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.base_url) + "/websocket"))
-        assert ws.recv() == "o"
+        ws = ws_open(urls.base_url)
         ws.send("")
         ws.send('["a"]')
         assert ws.recv() == 'a["a"]'
         ws.close()
 
     def test_close(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.close_base_url) + "/websocket"))
-        assert ws.recv() == "o"
-        assert ws.recv() == 'c[3000,"Go away!"]'
-        with pytest.raises(ConnectionClosed):
-            ws.recv()
-        ws.close()
+        verify_ws_close_frame(urls)
 
     # Hybi-07, hybi-08 (Sec-WebSocket-Origin) and RFC 6455 handshakes.
     def test_headersSanity(self, urls):
@@ -419,12 +459,7 @@ class WebsocketHybi10:
             r.close()
 
     def test_broken_json(self, urls):
-        ws = WebSocket(ws_url(new_session(urls.base_url) + "/websocket"))
-        assert ws.recv() == "o"
-        ws.send('["a')
-        with pytest.raises(ConnectionClosed):
-            ws.recv()
-        ws.close()
+        verify_ws_broken_json(urls)
 
     # Firefox 6.0.2 sends "Connection: keep-alive, Upgrade".
     def test_firefox_602_connection_header(self, urls):
@@ -470,9 +505,7 @@ class XhrPolling:
 
     def test_invalid_json(self, urls):
         url = new_session(urls.base_url)
-        r = POST(url + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(url)
         r = POST(url + "/xhr_send", body='["x')
         assert r.status == 500
         assert "Broken JSON encoding." in r.body
@@ -524,9 +557,7 @@ class XhrPolling:
     # Later revision: frames with no messages are a client heartbeat.
     def test_sending_empty_frame(self, urls):
         url = new_session(urls.base_url)
-        r = POST(url + "/xhr")
-        assert r.status == 200
-        assert r.body == "o\n"
+        xhr_open(url)
         r = POST(url + "/xhr_send", body="[]")
         assert r.status == 204
         r = POST(url + "/xhr_send", body='["a"]')
@@ -558,20 +589,9 @@ class XhrStreaming:
         r.close()
 
     def test_response_limit(self, urls):
-        # /echo closes a streaming response after 4096 bytes of frames.
         url = new_session(urls.base_url)
-        r = POST_async(url + "/xhr_streaming")
-        assert r.status == 200
-        assert r.read()  # prelude
-        assert r.read() == "o\n"
-        msg = '"' + ("x" * 128) + '"'
-        for _ in range(31):
-            r1 = POST(url + "/xhr_send", body="[" + msg + "]")
-            assert r1.status == 204
-            assert r.read() == "a[" + msg + "]\n"
-        # Closed once enough data was delivered.
-        assert not r.read()
-        r.close()
+        verify_response_limit(POST_async(url + "/xhr_streaming"), url,
+                              lambda frame: frame + "\n", count=31, size=128)
 
 
 # EventSource: `/*/*/eventsource`
@@ -598,20 +618,17 @@ class EventSource:
 
     def test_response_limit(self, urls):
         url = new_session(urls.base_url)
-        r = GET_async(url + "/eventsource")
-        assert r.status == 200
-        assert r.read()  # prelude
-        assert r.read() == "data: o\r\n\r\n"
-        msg = '"' + ("x" * 4096) + '"'
-        r1 = POST(url + "/xhr_send", body="[" + msg + "]")
-        assert r1.status == 204
-        assert r.read() == "data: a[" + msg + "]\r\n\r\n"
-        assert not r.read()
-        r.close()
+        verify_response_limit(GET_async(url + "/eventsource"), url,
+                              lambda frame: "data: " + frame + "\r\n\r\n", count=1, size=4096)
 
 
 # HtmlFile: `/*/*/htmlfile`
 class HtmlFile:
+    @staticmethod
+    def script_frame(frame):
+        """How htmlfile wraps a frame: a script handing it, as a JS string, to p()."""
+        return '<script>\np("' + frame.replace('"', '\\"') + '");\n</script>\r\n'
+
     @staticmethod
     def head_steps(callback):
         """What the parent page's receiver needs of the prelude, in this order:
@@ -639,29 +656,16 @@ class HtmlFile:
         r.close()
 
     def test_no_callback(self, urls):
-        r = GET(urls.base_url + "/a/a/htmlfile")
-        assert r.status == 500
-        assert '"callback" parameter required' in r.body
+        verify_callback_required(urls, "htmlfile")
 
-    # Later revision: callbacks must match [a-zA-Z0-9-_.].
+    # Later revision.
     def test_invalid_callback(self, urls):
-        for callback in ["%20", "*", "abc(", "abc%28"]:
-            r = GET(urls.base_url + "/a/a/htmlfile?c=" + callback)
-            assert r.status == 500
-            assert 'invalid "callback" parameter' in r.body
+        verify_callback_refused(urls, "htmlfile")
 
     def test_response_limit(self, urls):
         url = new_session(urls.base_url)
-        r = GET_async(url + "/htmlfile?c=callback")
-        assert r.status == 200
-        assert r.read()  # prelude
-        assert r.read() == '<script>\np("o");\n</script>\r\n'
-        msg = "x" * 4096
-        r1 = POST(url + "/xhr_send", body='["' + msg + '"]')
-        assert r1.status == 204
-        assert r.read() == '<script>\np("a[\\"' + msg + '\\"]");\n</script>\r\n'
-        assert not r.read()
-        r.close()
+        verify_response_limit(GET_async(url + "/htmlfile?c=callback"), url,
+                              self.script_frame, count=1, size=4096)
 
 
 # JsonpPolling: `/*/*/jsonp`, `/*/*/jsonp_send`
@@ -687,16 +691,11 @@ class JsonPolling:
         assert r.body == '/**/callback("a[\\"x\\"]");\r\n'
 
     def test_no_callback(self, urls):
-        r = GET(urls.base_url + "/a/a/jsonp")
-        assert r.status == 500
-        assert '"callback" parameter required' in r.body
+        verify_callback_required(urls, "jsonp")
 
-    # Later revision: callbacks must match [a-zA-Z0-9-_.].
+    # Later revision.
     def test_invalid_callback(self, urls):
-        for callback in ["%20", "*", "abc(", "abc%28"]:
-            r = GET(urls.base_url + "/a/a/jsonp?c=" + callback)
-            assert r.status == 500
-            assert 'invalid "callback" parameter' in r.body
+        verify_callback_refused(urls, "jsonp")
 
     def test_invalid_json(self, urls):
         url = new_session(urls.base_url)
@@ -853,9 +852,7 @@ class JSONEncoding:
     def test_xhr_server_encodes(self, urls):
         # The server escapes at least the characters it is supposed to.
         trans_url = new_session(urls.base_url)
-        r = POST(trans_url + "/xhr")
-        assert r.body == "o\n"
-        assert r.status == 200
+        xhr_open(trans_url)
         payload = '["' + json.loads(SERVER_KILLER_STRING_ESC) + '"]'
         r = POST(trans_url + "/xhr_send", body=payload)
         assert r.status == 204
@@ -867,9 +864,7 @@ class JSONEncoding:
     def test_xhr_server_decodes(self, urls):
         # The server decodes what clients escape.
         trans_url = new_session(urls.base_url)
-        r = POST(trans_url + "/xhr")
-        assert r.body == "o\n"
-        assert r.status == 200
+        xhr_open(trans_url)
         r = POST(trans_url + "/xhr_send", body="[" + CLIENT_KILLER_STRING_ESC + "]")
         assert r.status == 204
         r = POST(trans_url + "/xhr")
@@ -897,8 +892,10 @@ class HandlingClose:
         r1.close()
         r2.close()
 
-    def test_close_request(self, urls):
-        url = new_session(urls.base_url)
+    @staticmethod
+    def second_receiver_refused(url):
+        """Two xhr_streaming requests on session `url`: the first opens it,
+        the second gets 2010 and ends; both, still to be closed."""
         r1 = POST_async(url + "/xhr_streaming")
         r1.read()  # prelude
         assert r1.read() == "o\n"
@@ -906,6 +903,10 @@ class HandlingClose:
         r2.read()  # prelude
         assert r2.read() == 'c[2010,"Another connection still open"]\n'
         assert not r2.read()
+        return r1, r2
+
+    def test_close_request(self, urls):
+        r1, r2 = self.second_receiver_refused(new_session(urls.base_url))
         r1.close()
         r2.close()
 
@@ -913,13 +914,7 @@ class HandlingClose:
     # session: the next request opens a new one, or gets 1002.
     def test_abort_xhr_streaming(self, urls):
         url = new_session(urls.base_url)
-        r1 = POST_async(url + "/xhr_streaming")
-        r1.read()  # prelude
-        assert r1.read() == "o\n"
-        r2 = POST_async(url + "/xhr_streaming")
-        r2.read()  # prelude
-        assert r2.read() == 'c[2010,"Another connection still open"]\n'
-        assert not r2.read()
+        r1, r2 = self.second_receiver_refused(url)
         r2.close()
         r1.close()
         time.sleep(0.25)
@@ -943,6 +938,17 @@ class HandlingClose:
 
 
 # Http 1.0 and 1.1 chunking
+def raw_streaming_request(urls, http):
+    """A keep-alive xhr_streaming POST in HTTP/`http` to a new /close
+    session, answered 200: the connection and the response head."""
+    url = new_session(urls.close_base_url)
+    c = RawHttpConnection(url)
+    r = c.request("POST", url + "/xhr_streaming", http=http,
+                  headers={"Connection": "Keep-Alive"})
+    assert r.status == 200
+    return c, r
+
+
 class Http10:
     def test_synchronous(self, urls):
         base_url = urls.base_url
@@ -968,11 +974,7 @@ class Http10:
         c.close()
 
     def test_streaming(self, urls):
-        url = new_session(urls.close_base_url)
-        c = RawHttpConnection(url)
-        r = c.request("POST", url + "/xhr_streaming", http="1.0",
-                      headers={"Connection": "Keep-Alive"})
-        assert r.status == 200
+        c, r = raw_streaming_request(urls, "1.0")
         # Neither Transfer-Encoding (HTTP/1.0) nor Content-Length (unknown).
         assert not r.headers.get("transfer-encoding")
         assert not r.headers.get("content-length")
@@ -1005,11 +1007,7 @@ class Http11:
         c.close()
 
     def test_streaming(self, urls):
-        url = new_session(urls.close_base_url)
-        c = RawHttpConnection(url)
-        r = c.request("POST", url + "/xhr_streaming", http="1.1",
-                      headers={"Connection": "Keep-Alive"})
-        assert r.status == 200
+        c, r = raw_streaming_request(urls, "1.1")
         assert r.headers.get("transfer-encoding").lower() == "chunked"
         assert not r.headers.get("content-length")
         assert c.read_chunk()[0] == "h"  # prelude
