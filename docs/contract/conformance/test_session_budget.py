@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import List
+from contextlib import contextmanager
+from typing import Iterator, List
 
 import pytest
 
 from serverproc import ServerProcess
 from sockjs_client import GET, POST, RawHttpConnection
-from test_sockjs_protocol import new_session, ws_url
+from test_sockjs_protocol import new_session, ws_open, ws_url
 from wsclient import ConnectionClosed, HandshakeFailed, WebSocket
 
 LIMIT = 3
@@ -31,12 +32,6 @@ def budget_server():
     srv.stop()
 
 
-def open_framed(base: str) -> WebSocket:
-    ws = WebSocket(ws_url(new_session(base) + "/websocket"))
-    assert ws.recv() == "o"
-    return ws
-
-
 def fill(base: str, count: int) -> List[WebSocket]:
     """``count`` framed websocket sessions on ``base``, retrying while the
     places of an earlier test's sessions are still being freed."""
@@ -44,7 +39,7 @@ def fill(base: str, count: int) -> List[WebSocket]:
     deadline = time.monotonic() + FREED_WITHIN_S + 2
     while len(held) < count:
         try:
-            held.append(open_framed(base))
+            held.append(ws_open(base))
         except HandshakeFailed:
             if time.monotonic() > deadline:
                 raise
@@ -58,6 +53,17 @@ def close_all(sockets: List[WebSocket]) -> None:
             ws.close()
         except (OSError, ConnectionClosed):
             pass
+
+
+@contextmanager
+def budget_taken(srv: ServerProcess) -> Iterator[List[WebSocket]]:
+    """The whole budget of ``srv`` held by websocket sessions on /echo (the
+    list, which a test may take from or add to), all closed afterwards."""
+    held = fill(srv.url + "/echo", LIMIT)
+    try:
+        yield held
+    finally:
+        close_all(held)
 
 
 def hixie76(url: str):
@@ -108,8 +114,7 @@ def test_ready_line_says_the_budget(budget_server):
 def test_beyond_the_budget_a_new_session_gets_503_on_every_transport(budget_server, transport,
                                                                     new_request):
     base = budget_server.url + "/echo"
-    held = fill(base, LIMIT)
-    try:
+    with budget_taken(budget_server) as held:
         r = new_request(base)
         assert_refused(r)
         if r.body:  # hixie-76 and websockets: the head is what matters
@@ -117,14 +122,10 @@ def test_beyond_the_budget_a_new_session_gets_503_on_every_transport(budget_serv
         # The sessions held go on as before.
         held[0].send(json.dumps(["still here"]))
         assert held[0].recv() == 'a["still here"]'
-    finally:
-        close_all(held)
 
 
 def test_a_websocket_session_counts_and_frees_its_place_once_gone(budget_server):
-    base = budget_server.url + "/echo"
-    held = fill(base, LIMIT)
-    try:
+    with budget_taken(budget_server) as held:
         assert_refused(GET(budget_server.url + "/broadcast/websocket", headers={
             "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
             "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}))
@@ -140,14 +141,11 @@ def test_a_websocket_session_counts_and_frees_its_place_once_gone(budget_server)
                 time.sleep(0.02)
         held.append(ws)
         assert_refused(POST(new_session(budget_server.url + "/broadcast") + "/xhr"))
-    finally:
-        close_all(held)
 
 
 def test_refusals_are_logged_at_most_once_per_10_s(budget_server):
     base = budget_server.url + "/echo"
-    held = fill(base, LIMIT)
-    try:
+    with budget_taken(budget_server):
         assert_refused(POST(new_session(base) + "/xhr"))
         time.sleep(0.2)
         lines_before = len(budget_server.stderr_text().splitlines())
@@ -156,8 +154,6 @@ def test_refusals_are_logged_at_most_once_per_10_s(budget_server):
         time.sleep(0.2)
         added = len(budget_server.stderr_text().splitlines()) - lines_before
         assert added == 0, "20 refusals right after one logged added %d lines" % added
-    finally:
-        close_all(held)
     assert budget_server.stderr_text().strip(), "refusals were never logged"
 
 
