@@ -15,12 +15,13 @@ import subprocess
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
 from serverproc import ServerProcess
 from sockjs_client import GET
-from test_sockjs_protocol import new_session, ws_url
+from test_sockjs_protocol import new_session, ws_open, ws_url
 from wsclient import ConnectionClosed, HandshakeFailed, WebSocket, mask_payload
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -32,10 +33,18 @@ def start(mode="fast", *extra):
     return ServerProcess(MODES[mode] + list(extra), command=[BIN])
 
 
+@contextmanager
+def running(mode="fast", *extra):
+    """A limit server of its own for a test's `with` block, stopped after it."""
+    srv = start(mode, *extra)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 def framed(top, prefix="/broadcast"):
-    ws = WebSocket(ws_url(new_session(top + prefix)) + "/websocket")
-    assert ws.recv() == "o"
-    return ws
+    return ws_open(top + prefix)
 
 
 def raw(top, prefix="/broadcast"):
@@ -70,9 +79,8 @@ def masked_frame(text):
 
 @pytest.fixture(params=sorted(MODES))
 def server(request):
-    srv = start(request.param)
-    yield srv
-    srv.stop()
+    with running(request.param) as srv:
+        yield srv
 
 
 def test_ready_line_names_the_limit_server_its_mode_and_bounds(server):
@@ -105,8 +113,7 @@ def test_fast_coalesces_a_loop_turn_and_naive_writes_a_frame_per_message(mode):
     """20 messages in one TCP write reach the server in one read, so one loop
     turn: fast mode answers with one a[...] frame holding all 20, naive mode
     with 20 frames of one message each."""
-    srv = start(mode)
-    try:
+    with running(mode) as srv:
         sender, receiver = framed(srv.url), framed(srv.url)
         time.sleep(0.1)
         sent = ["msg-%02d" % i for i in range(20)]
@@ -116,13 +123,10 @@ def test_fast_coalesces_a_loop_turn_and_naive_writes_a_frame_per_message(mode):
         assert len(frames) == (1 if mode == "fast" else 20), frames
         sender.close()
         receiver.close()
-    finally:
-        srv.stop()
 
 
 def test_heartbeat_on_framed_sessions_only():
-    srv = start("fast", "--heartbeat", "0.5")
-    try:
+    with running("fast", "--heartbeat", "0.5") as srv:
         ws = framed(srv.url)
         t0 = time.monotonic()
         assert ws.recv() == "h"
@@ -135,13 +139,10 @@ def test_heartbeat_on_framed_sessions_only():
             r.recv()
         ws.close()
         r.close()
-    finally:
-        srv.stop()
 
 
 def test_session_budget_on_websockets_503_freed_at_once_logged_once():
-    srv = start("fast", "--max-sessions", "2")
-    try:
+    with running("fast", "--max-sessions", "2") as srv:
         held = [framed(srv.url), raw(srv.url)]
         for url in (new_session(srv.url + "/broadcast") + "/websocket", srv.url + "/broadcast/websocket"):
             with pytest.raises(HandshakeFailed) as refused:
@@ -173,8 +174,6 @@ def test_session_budget_on_websockets_503_freed_at_once_logged_once():
                 time.sleep(0.02)
         for ws in held:
             ws.close()
-    finally:
-        srv.stop()
 
 
 #: Messages the output-bound test sends (16 KiB each).
@@ -182,8 +181,7 @@ COPIES = 640
 
 
 def test_a_client_that_stops_reading_is_closed_at_the_output_bound():
-    srv = start("naive", "--max-session-buffer", "65536")
-    try:
+    with running("naive", "--max-session-buffer", "65536") as srv:
         victim = raw(srv.url)  # never reads again
         sender = framed(srv.url)
         time.sleep(0.1)
@@ -220,14 +218,11 @@ def test_a_client_that_stops_reading_is_closed_at_the_output_bound():
         assert len(got) == COPIES  # the reading session was served in full
         sender.close()
         victim.conn.close()
-    finally:
-        srv.stop()
 
 
 @pytest.mark.parametrize("bad", ['["a', "[1]", '{"a":1}'])
 def test_bad_input_closes_that_session_with_1002_and_one_warning(bad):
-    srv = start("fast")
-    try:
+    with running("fast") as srv:
         victim, other = framed(srv.url), framed(srv.url)
         victim.send(bad)
         with pytest.raises(ConnectionClosed) as closed:
@@ -238,8 +233,6 @@ def test_bad_input_closes_that_session_with_1002_and_one_warning(bad):
         warnings = [ln for ln in srv.stderr_text().splitlines() if "broken SockJS framing" in ln]
         assert len(warnings) == 1 and "warning" in warnings[0], srv.stderr_text()
         other.close()
-    finally:
-        srv.stop()
 
 
 def test_usage_errors_of_its_own_flags_exit_2():
