@@ -67,34 +67,33 @@
     sock.close();
   }
 
-  // /echo: a message comes back unchanged, then a client close is clean.
-  function echo(base, transport, timeoutMs) {
-    return session(base + '/echo', transport, timeoutMs, function (sock, on, fail, pass, setState) {
-      var sent = payload('echo', transport);
-      on.message = function (data) {
-        if (data !== sent) { fail('echo returned ' + JSON.stringify(data) + ' for ' + JSON.stringify(sent)); return; }
-        setState('echoed, closing');
-        closeCleanly(sock, on, fail, pass);
-      };
-      setState('sent, waiting for the echo');
-      sock.send(sent);
-    });
+  // `path` answers what this session sends: it comes back unchanged, then a
+  // client close is clean. `what` names the answer (in the payload and the
+  // states); with `othersFail`, any other message fails the step.
+  function sentComesBack(path, what, othersFail) {
+    return function (base, transport, timeoutMs) {
+      return session(base + path, transport, timeoutMs, function (sock, on, fail, pass, setState) {
+        var sent = payload(what, transport);
+        on.message = function (data) {
+          if (data === sent) {
+            setState(what + ' received, closing');
+            closeCleanly(sock, on, fail, pass);
+          } else if (othersFail) {
+            fail(what + ' returned ' + JSON.stringify(data) + ' for ' + JSON.stringify(sent));
+          }
+        };
+        setState('sent, waiting for the ' + what);
+        sock.send(sent);
+      });
+    };
   }
+
+  // /echo: a message comes back unchanged, then a client close is clean.
+  var echo = sentComesBack('/echo', 'echo', true);
 
   // /broadcast: what this session sends reaches every session, itself included.
   // Other cases broadcast on the same server meanwhile: only ours counts.
-  function broadcast(base, transport, timeoutMs) {
-    return session(base + '/broadcast', transport, timeoutMs, function (sock, on, fail, pass, setState) {
-      var sent = payload('broadcast', transport);
-      on.message = function (data) {
-        if (data !== sent) return;
-        setState('received, closing');
-        closeCleanly(sock, on, fail, pass);
-      };
-      setState('sent, waiting for the broadcast');
-      sock.send(sent);
-    });
-  }
+  var broadcast = sentComesBack('/broadcast', 'broadcast', false);
 
   // /close: the server closes the session right after it opens, with 3000 "Go away!".
   function serverClose(base, transport, timeoutMs) {
