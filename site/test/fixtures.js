@@ -82,27 +82,25 @@ function figurePoint(level) {
 }
 
 /**
- * The server CPU % behind a level's (or one repetition's) saturation figure:
- * the saturation object's own `server_cpu_pct` (version 2 files), else, for
- * version 1 files that lack it, the CPU of the measured point the figure was
- * taken at (state ok, same received/s); null when neither recorded one.
+ * A CPU % behind a level's (or one repetition's) saturation figure, `field`
+ * being server_cpu_pct or client_cpu_pct: the saturation object's own (version
+ * 2 files), else, for version 1 files that lack it, that of the measured point
+ * the figure was taken at (state ok, same received/s); null when neither
+ * recorded one.
  */
-function saturationServerCpu(level) {
+function figureField(level, field) {
   const sat = level.saturation;
   if (!sat) return null;
-  if (sat.server_cpu_pct != null) return sat.server_cpu_pct;
+  if (sat[field] != null) return sat[field];
   const point = figurePoint(level);
-  return point && point.server_cpu_pct != null ? point.server_cpu_pct : null;
+  return point && point[field] != null ? point[field] : null;
 }
 
-/** The client CPU % behind the figure, found the same way; null when not recorded. */
-function saturationClientCpu(level) {
-  const sat = level.saturation;
-  if (!sat) return null;
-  if (sat.client_cpu_pct != null) return sat.client_cpu_pct;
-  const point = figurePoint(level);
-  return point && point.client_cpu_pct != null ? point.client_cpu_pct : null;
-}
+/** The server CPU % behind the figure; null when not recorded. */
+const saturationServerCpu = (level) => figureField(level, 'server_cpu_pct');
+
+/** The client CPU % behind the figure; null when not recorded. */
+const saturationClientCpu = (level) => figureField(level, 'client_cpu_pct');
 
 /** Whether one repetition's figure is the server's own limit below full CPU (sampled server). */
 function isOwnLimit(level, sampled = true) {
