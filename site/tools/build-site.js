@@ -9,6 +9,7 @@ const path = require('path');
 const { readResults } = require('./read-results');
 const { VENDOR_SCRIPTS, VENDOR_OTHER_FILES, vendorSource } = require('./vendor-files');
 const { withPageScripts } = require('./page-scripts');
+const { withPageParts } = require('./page-parts');
 const { methodologyPage } = require('./methodology-page');
 const { readRegistry, registryFields, limitServers } = require('./server-registry');
 const { findResultSets, DEFAULT_SET } = require('./find-result-files');
@@ -89,7 +90,7 @@ function copyPageSources(outDir) {
         continue;
       } else if (entry.name.endsWith('.html')) {
         const html = fs.readFileSync(path.join(PAGE_SOURCE_DIR, relative), 'utf8');
-        fs.writeFileSync(path.join(outDir, relative), withPageScripts(relative, html));
+        fs.writeFileSync(path.join(outDir, relative), withPageScripts(relative, withPageParts(relative, html)));
       } else {
         copyFile(path.join(PAGE_SOURCE_DIR, relative), path.join(outDir, relative));
       }
