@@ -12,9 +12,36 @@ const { openPage, usePage } = require('./browser');
 const { probeChart, probeThresholdLine, pointOnPage } = require('./page-probes');
 const { msFromText, assertDrawn } = require('./checks');
 const format = require('../src/js/format');
+const algorithm = require('../src/js/algorithm');
+const messagesPerFrame = require('../src/js/messages-per-frame');
+
+// Messages per frame, where a run has them and where it has not. No fixture
+// records them yet (the field is newer than every fixture), so the run that
+// has them is made at test time from a real one-frame-per-message run without
+// adding a number: such a server sends every message in a frame of its own, so
+// each point's frames and messages are both its own `received` count and every
+// statistic is 1. The same run as committed is the one that lacks them.
+const perMessageRun = realRuns.find((run) => algorithm.algorithmOf(run) === 'per-message' &&
+  !messagesPerFrame.runRecords(run.result));
+function withOneMessagePerFrame(result) {
+  const copy = JSON.parse(JSON.stringify(result));
+  copy.run_id = `${result.run_id}-frames`;
+  for (const point of copy.levels.flatMap((level) => level.points)) {
+    if (!(point.received > 0)) continue;
+    point.messages_per_frame = {
+      frames: point.received, messages: point.received, mean: 1, p50: 1, p90: 1, p99: 1, max: 1,
+      per_connection: { min: 1, p50: 1, max: 1 },
+    };
+  }
+  return copy;
+}
+const framesRun = perMessageRun ? withOneMessagePerFrame(perMessageRun.result) : null;
 
 let site;
-before(async () => { site = await startSite('run-page', resultsDirWithHistoric('run-page', FIXTURES_DIR)); }, SLOW);
+before(async () => {
+  const extra = framesRun ? { 'derived-messages-per-frame.json': framesRun } : {};
+  site = await startSite('run-page', resultsDirWithHistoric('run-page', FIXTURES_DIR, extra));
+}, SLOW);
 after(async () => { if (site) await site.close(); });
 
 test('the fixtures include a run the crosshair test can use', () => {
@@ -159,6 +186,62 @@ for (const run of realRuns) {
     });
   });
 }
+
+describe('messages per frame beside the rate', () => {
+  /** The level table's saturation cells, level by level, and the note under the table. */
+  async function levelTableFrames(page) {
+    return page.evaluate(() => ({
+      cells: [...document.querySelectorAll('#level-table tbody tr')].map((row) => row.cells[3].innerText),
+      notes: [...document.querySelectorAll('.frames-not-recorded')].map((p) => p.textContent),
+    }));
+  }
+
+  /** The hover details of the first level's second measured point on the sent chart. */
+  async function hoverDetails(page, result) {
+    const level = result.levels.find((l) => l.points.filter((p) => p.rtt_ms.mean != null).length >= 2);
+    const point = level.points.filter((p) => p.rtt_ms.mean != null)[1];
+    await page.locator('#chart-sent').scrollIntoViewIfNeeded();
+    const target = await page.evaluate(pointOnPage, ['chart-sent', point.sent_per_s, point.rtt_ms.mean]);
+    await page.mouse.move(target.clientX, target.clientY);
+    await page.waitForFunction(() => /target/.test(document.getElementById('details-sent').textContent));
+    return { point, details: await page.textContent('#details-sent') };
+  }
+
+  test('a run whose points record it shows "1 msg/frame" under each saturation figure and on hover', SLOW, async (t) => {
+    if (!framesRun) {
+      t.skip('no one-frame-per-message fixture to make the run from');
+      return;
+    }
+    await usePage(await openPage(site.browser), async (page) => {
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(framesRun.run_id)}`);
+      await page.waitForSelector('#chart-sent canvas.flot-base');
+      const { cells, notes } = await levelTableFrames(page);
+      assert.deepEqual(notes, []);
+      framesRun.levels.forEach((level, i) => {
+        assert.equal(/1 msg\/frame/.test(cells[i]), level.saturation != null, `level ${level.concurrency}: ${cells[i]}`);
+      });
+      const { point, details } = await hoverDetails(page, framesRun);
+      assert.ok(details.includes(`received ${format.rate(point.received_per_s)}/s, 1 msg/frame`), details);
+    });
+  });
+
+  test('a run without it says "not recorded" once and shows no value in the table or on hover', SLOW, async (t) => {
+    if (!perMessageRun) {
+      t.skip('no one-frame-per-message fixture without the field');
+      return;
+    }
+    await usePage(await openPage(site.browser), async (page) => {
+      await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(perMessageRun.result.run_id)}`);
+      await page.waitForSelector('#chart-sent canvas.flot-base');
+      const { cells, notes } = await levelTableFrames(page);
+      assert.deepEqual(notes, [messagesPerFrame.NOT_RECORDED]);
+      for (const cell of cells) assert.doesNotMatch(cell, /msgs?\/frame/);
+      const { point, details } = await hoverDetails(page, perMessageRun.result);
+      assert.ok(details.includes(`received ${format.rate(point.received_per_s)}/s · RTT`), details);
+      assert.doesNotMatch(details, /frame/);
+    });
+  });
+});
 
 test('"same y range for all runs" gives every run page one RTT axis', SLOW, async () => {
   await usePage(await openPage(site.browser), async (page) => {

@@ -24,6 +24,7 @@ const PAGE_MODULES = [
   ['series.js', EVERY_PAGE],
   ['floors.js', EVERY_PAGE],
   ['summary-figures.js', EVERY_PAGE],
+  ['messages-per-frame.js', ['run.html', 'chart.html']],
   ['limit-share.js', ['index.html']],
   ['verdict.js', ['index.html', 'chart.html']],
   ['axis-scale.js', EVERY_PAGE],

@@ -4,12 +4,15 @@
 // ringed, the 200 ms threshold shaded when the statistic is the mean (the
 // threshold is a mean threshold: on a percentile axis it would mislabel
 // points), and a crosshair whose legend shows each line's interpolated RTT at
-// the cursor; hovering a point shows its measurements, CPU and steal included.
+// the cursor; hovering a point shows its measurements, CPU and steal included
+// (and its messages per frame where the file recorded them).
 (function (root) {
   'use strict';
 
   const $ = root.jQuery;
-  const { series, format, palette, axisScale, seriesLegend, thresholdMarker, summaryFigures } = root.Sockbench;
+  const {
+    series, format, palette, axisScale, seriesLegend, thresholdMarker, summaryFigures, messagesPerFrame,
+  } = root.Sockbench;
 
   /**
    * @param {{chart: HTMLElement, legend: HTMLElement, details: HTMLElement}} elements
@@ -156,11 +159,14 @@
   function describePoint(concurrency, point) {
     const rtt = point.rtt_ms;
     const pct = (v) => (v == null ? '—' : `${format.trim(v, 3)} %`);
+    // Beside the received rate: how many messages each frame carried (absent in older files).
+    const frames = messagesPerFrame.describe(point.messages_per_frame);
     const parts = [
       point.target_rate == null
         ? `${concurrency} connections`
         : `${concurrency} connections, target ${format.rate(point.target_rate)} msgs/s`,
-      `sent ${format.rate(point.sent_per_s)}/s, received ${format.rate(point.received_per_s)}/s`,
+      `sent ${format.rate(point.sent_per_s)}/s, received ${format.rate(point.received_per_s)}/s` +
+        (frames ? `, ${frames}` : ''),
       `RTT mean ${format.ms(rtt.mean)}, p50 ${format.ms(rtt.p50)}, p99 ${format.ms(rtt.p99)}, ` +
         `p99.9 ${format.ms(rtt.p999)}, max ${format.ms(rtt.max)}`,
       `state ${point.state}${point.backlog_growing ? ' (backlog growing)' : ''}`,

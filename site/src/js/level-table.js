@@ -1,12 +1,12 @@
 // Per-level table under a run's charts: how each concurrency level went
 // (connections, saturation point with its spread, "≥" and why when it is only
 // a floor for the server, the label when it is the server's own limit below
-// full CPU, CPU there, memory, why it ended). Works for historic
-// runs too, where most columns are "—".
+// full CPU, messages per frame there, CPU there, memory, why it ended).
+// Works for historic runs too, where most columns are "—".
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures, floors } = root.Sockbench;
+  const { format, summaryFigures, floors, messagesPerFrame } = root.Sockbench;
 
   function cell(row, text, className) {
     const td = document.createElement('td');
@@ -41,6 +41,15 @@
           : 'single run';
         sat.append(document.createElement('br'), note);
       }
+      // Beside the rate, how many messages each frame carried there: a
+      // coalesced figure and a one-per-frame one are not like for like.
+      const frames = f.saturation ? messagesPerFrame.describe(framesAt(result, f.concurrency)) : null;
+      if (frames) {
+        const note = Object.assign(document.createElement('small'), {
+          className: 'frames', textContent: frames, title: messagesPerFrame.EXPLANATION,
+        });
+        sat.append(document.createElement('br'), note);
+      }
       // A floor, not the server's limit: say why (floors.js has the rule).
       if (floor) {
         const why = document.createElement('small');
@@ -65,6 +74,26 @@
       body.appendChild(row);
     }
     table.appendChild(body);
+    showNotRecorded(table, !messagesPerFrame.runRecords(result));
+  }
+
+  /** The saturation point's messages_per_frame at level `concurrency`, or undefined. */
+  function framesAt(result, concurrency) {
+    const level = result.levels.find((l) => l.concurrency === concurrency);
+    const point = level && summaryFigures.saturationPoint(level);
+    return point ? point.messages_per_frame : undefined;
+  }
+
+  // Once under the table, not in every row: a file older than the field has none at all.
+  function showNotRecorded(table, notRecorded) {
+    const anchor = table.closest('.table-scroll') || table;
+    const old = anchor.parentElement.querySelector('.frames-not-recorded');
+    if (old) old.remove();
+    if (!notRecorded) return;
+    const note = Object.assign(document.createElement('p'), {
+      className: 'hint frames-not-recorded', textContent: messagesPerFrame.NOT_RECORDED,
+    });
+    anchor.after(note);
   }
 
   root.Sockbench.levelTable = { renderLevelTable };
