@@ -672,6 +672,18 @@ class HtmlFile:
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
+def jsonp_open(url):
+    """Open session `url` over jsonp polling, callback x: the open frame."""
+    r = GET(url + "/jsonp?c=x")
+    assert r.body == '/**/x("o");\r\n'
+
+
+def jsonp_send_ok(url, body, headers=FORM):
+    """Send `body` to session `url` over jsonp_send: accepted ("ok")."""
+    r = POST(url + "/jsonp_send", body=body, headers=headers)
+    assert r.body == "ok"
+
+
 class JsonPolling:
     def test_transport(self, urls):
         url = new_session(urls.base_url)
@@ -699,8 +711,7 @@ class JsonPolling:
 
     def test_invalid_json(self, urls):
         url = new_session(urls.base_url)
-        r = GET(url + "/jsonp?c=x")
-        assert r.body == '/**/x("o");\r\n'
+        jsonp_open(url)
         r = POST(url + "/jsonp_send", body="d=%5B%22x", headers=FORM)
         assert r.status == 500
         assert "Broken JSON encoding." in r.body
@@ -708,28 +719,23 @@ class JsonPolling:
             r = POST(url + "/jsonp_send", body=data, headers=FORM)
             assert r.status == 500
             assert "Payload expected." in r.body
-        r = POST(url + "/jsonp_send", body="d=%5B%22b%22%5D", headers=FORM)
-        assert r.body == "ok"
+        jsonp_send_ok(url, "d=%5B%22b%22%5D")
         r = GET(url + "/jsonp?c=x")
         assert r.status == 200
         assert r.body == '/**/x("a[\\"b\\"]");\r\n'
 
     def test_content_types(self, urls):
         url = new_session(urls.base_url)
-        r = GET(url + "/jsonp?c=x")
-        assert r.body == '/**/x("o");\r\n'
-        r = POST(url + "/jsonp_send", body="d=%5B%22abc%22%5D", headers=FORM)
-        assert r.body == "ok"
-        r = POST(url + "/jsonp_send", body='["%61bc"]', headers={"Content-Type": "text/plain"})
-        assert r.body == "ok"
+        jsonp_open(url)
+        jsonp_send_ok(url, "d=%5B%22abc%22%5D")
+        jsonp_send_ok(url, '["%61bc"]', {"Content-Type": "text/plain"})
         r = GET(url + "/jsonp?c=x")
         assert r.status == 200
         assert r.body == '/**/x("a[\\"abc\\",\\"%61bc\\"]");\r\n'
 
     def test_close(self, urls):
         url = new_session(urls.close_base_url)
-        r = GET(url + "/jsonp?c=x")
-        assert r.body == '/**/x("o");\r\n'
+        jsonp_open(url)
         r = GET(url + "/jsonp?c=x")
         assert r.body == '/**/x("c[3000,\\"Go away!\\"]");\r\n'
         r = GET(url + "/jsonp?c=x")
@@ -738,12 +744,9 @@ class JsonPolling:
     # Later revision.
     def test_sending_empty_frame(self, urls):
         url = new_session(urls.base_url)
-        r = GET(url + "/jsonp?c=x")
-        assert r.body == '/**/x("o");\r\n'
-        r = POST(url + "/jsonp_send", body="d=%5B%5D", headers=FORM)
-        assert r.body == "ok"
-        r = POST(url + "/jsonp_send", body="d=%5B%22x%22%5D", headers=FORM)
-        assert r.body == "ok"
+        jsonp_open(url)
+        jsonp_send_ok(url, "d=%5B%5D")
+        jsonp_send_ok(url, "d=%5B%22x%22%5D")
         r = GET(url + "/jsonp?c=x")
         assert r.status == 200
         assert r.body == '/**/x("a[\\"x\\"]");\r\n'
