@@ -7,9 +7,8 @@ import picocli.CommandLine.Option;
 /** How the benchmark's connections are opened and read: payload size, connect limits, I/O threads, read coalescing. */
 final class ConnectionOptions {
 
-    @Option(names = "--payload-bytes", paramLabel = "BYTES", defaultValue = "64",
-            description = "Payload string size, bytes (ASCII characters), 1..65536; longer if the header needs it. Default: ${DEFAULT-VALUE}.")
-    int payloadBytes;
+    @Mixin
+    PayloadBytesOption payload;
 
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "Per-connection limit for TCP connect + handshake (+ SockJS 'o'), seconds, > 0. Default: ${DEFAULT-VALUE}.")
@@ -29,7 +28,7 @@ final class ConnectionOptions {
 
     /** Usage errors for values out of range (payload size, connect limits, read coalescing). */
     void check(CommandSpec spec) {
-        PayloadBytesOption.check(spec, payloadBytes);
+        payload.resolve(spec);
         Usage.require(spec, connectTimeoutS > 0 && connectConcurrency >= 1,
                 "--connect-timeout must be > 0 and --connect-concurrency >= 1");
         Usage.require(spec, readCoalesceUs >= 0 && readCoalesceUs <= 10_000, "--read-coalesce-us must be 0..10000");

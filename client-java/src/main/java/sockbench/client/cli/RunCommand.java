@@ -140,7 +140,7 @@ public final class RunCommand implements Callable<Integer> {
         int threads = connection.ioThreads.resolve(spec, cores);
         Usage.require(spec, out != null, "Missing required option: '--out=FILE'");
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
-                .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payloadBytes).clientCores(cores)
+                .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payload.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates)
                 .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).build();
 
