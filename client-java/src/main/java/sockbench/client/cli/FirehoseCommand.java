@@ -52,8 +52,9 @@ public final class FirehoseCommand implements Callable<Integer> {
     String senderCpus;
 
     @Option(names = "--messages-per-frame", paramLabel = "N", split = ",", defaultValue = "1,100",
-            description = "Messages per a[...] frame the sender writes, each 1..1000; one table row per (connections, "
-                    + "messages per frame). 1 is a naive server (one frame per copy), 100 a coalescing one. Default: ${DEFAULT-VALUE}.")
+            description = "Messages per a[...] frame the sender writes, each 1.." + FirehoseSenderCommand.MAX_MESSAGES_PER_FRAME
+                    + "; one table row per (connections, messages per frame). 1 is a naive server (one frame per copy), "
+                    + "100 a coalescing one. Default: ${DEFAULT-VALUE}.")
     List<Integer> messagesPerFrame;
 
     @Mixin
@@ -74,7 +75,8 @@ public final class FirehoseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Usage.require(spec, durationS > 0 && settleS >= 0 && messagesPerFrame.stream().allMatch(m -> m >= 1 && m <= 1000)
+        Usage.require(spec, durationS > 0 && settleS >= 0
+                && messagesPerFrame.stream().allMatch(FirehoseSenderCommand::validMessagesPerFrame)
                 && FirehoseSender.validSendBufferKib(senderSendBufferKib) && connections.stream().allMatch(n -> n >= 1 && n <= 20000),
                 "an option is out of range (see --help)");
         int payloadBytes = payload.resolve(spec);

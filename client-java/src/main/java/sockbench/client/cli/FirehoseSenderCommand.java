@@ -22,8 +22,11 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
             description = "TCP port on 127.0.0.1, 0..65535 (0: any free port). Default: ${DEFAULT-VALUE}.")
     int port;
 
+    /** Most messages one a[...] frame carries; the firehose command holds its list of frame sizes to the same range. */
+    static final int MAX_MESSAGES_PER_FRAME = 1000;
+
     @Option(names = "--messages-per-frame", paramLabel = "N", defaultValue = "1",
-            description = "Messages in each a[...] frame, 1..1000. Default: ${DEFAULT-VALUE}.")
+            description = "Messages in each a[...] frame, 1.." + MAX_MESSAGES_PER_FRAME + ". Default: ${DEFAULT-VALUE}.")
     int messagesPerFrame;
 
     @Mixin
@@ -35,6 +38,7 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Usage.require(spec, validMessagesPerFrame(messagesPerFrame), "--messages-per-frame must be 1.." + MAX_MESSAGES_PER_FRAME);
         Usage.require(spec, FirehoseSender.validSendBufferKib(sendBufferKib), "--send-buffer-kib must be 0 or 4..65536");
         int payloadBytes = payload.resolve(spec);
         try (FirehoseSender sender = new FirehoseSender(port, messagesPerFrame, payloadBytes, sendBufferKib * 1024)) {
@@ -43,5 +47,10 @@ public final class FirehoseSenderCommand implements Callable<Integer> {
             sender.serve();
         }
         return 0;
+    }
+
+    /** A frame size both firehose commands accept: 1..MAX_MESSAGES_PER_FRAME messages. */
+    static boolean validMessagesPerFrame(int messages) {
+        return messages >= 1 && messages <= MAX_MESSAGES_PER_FRAME;
     }
 }
