@@ -25,7 +25,7 @@ class FrameValidatorTest {
     @Test
     void invalidUtf8IsRejectedThoughTheHotPathWouldPassIt() {
         byte[] bad = {'a', '[', '"', (byte) 0xC3, (byte) 0x28, '"', ']'};  // 0xC3 0x28: broken 2-byte sequence
-        SockJsByteScanner.scan(bad, 0, bad.length, new SockJsByteScannerTest.Recorder()); // hot path: fine
+        SockJsByteScanner.scan(bad, 0, bad.length, new SockJsEventRecorder()); // hot path: fine
         assertThrows(SockJsProtocolException.class, () -> new FrameValidator(true).check(bad, 0, bad.length));
         assertThrows(SockJsProtocolException.class, () -> new FrameValidator(false).check(bad, 0, bad.length), "raw too");
     }
@@ -34,7 +34,7 @@ class FrameValidatorTest {
     void badEscapesAndControlCharactersAreRejectedThoughTheHotPathWouldPassThem() {
         for (String s : new String[] {"a[\"\\q\"]", "a[\"\\u12\"]", "a[\"tab\there\"]"}) {
             byte[] b = utf8(s);
-            SockJsByteScanner.scan(b, 0, b.length, new SockJsByteScannerTest.Recorder());
+            SockJsByteScanner.scan(b, 0, b.length, new SockJsEventRecorder());
             assertThrows(SockJsProtocolException.class, () -> new FrameValidator(true).check(b, 0, b.length), s);
         }
     }

@@ -4,41 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SockJsByteScannerTest {
 
-    static final class Recorder implements SockJsByteHandler {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void onOpen() {
-            events.add("open");
-        }
-
-        @Override
-        public void onHeartbeat() {
-            events.add("heartbeat");
-        }
-
-        @Override
-        public void onMessage(byte[] buf, int start, int end) {
-            events.add("msg:" + new String(buf, start, end - start, StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public void onClose(int code, String reason) {
-            events.add("close:" + code + ":" + reason);
-        }
-    }
-
     static List<String> scan(String frame) {
         // Padded on both sides: the scanner must respect the slice it is given.
         byte[] b = ("XX" + frame + "\"YY").getBytes(StandardCharsets.UTF_8);
         int len = frame.getBytes(StandardCharsets.UTF_8).length;
-        Recorder r = new Recorder();
+        SockJsEventRecorder r = new SockJsEventRecorder();
         SockJsByteScanner.scan(b, 2, 2 + len, r);
         return r.events;
     }

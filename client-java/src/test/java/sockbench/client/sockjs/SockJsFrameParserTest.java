@@ -3,7 +3,6 @@ package sockbench.client.sockjs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,35 +10,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SockJsFrameParserTest {
 
-    /** Records what the parser reports, as strings. */
-    static final class Recorder implements FrameHandler {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void onOpen() {
-            events.add("open");
-        }
-
-        @Override
-        public void onHeartbeat() {
-            events.add("heartbeat");
-        }
-
-        @Override
-        public void onMessage(CharSequence text, int start, int end) {
-            events.add("msg:" + text.subSequence(start, end));
-        }
-
-        @Override
-        public void onClose(int code, String reason) {
-            events.add("close:" + code + ":" + reason);
-        }
-    }
-
     private final SockJsFrameParser parser = new SockJsFrameParser();
 
     private List<String> parse(String frame) {
-        Recorder r = new Recorder();
+        SockJsEventRecorder r = new SockJsEventRecorder();
         parser.parse(frame, r);
         return r.events;
     }
