@@ -38,6 +38,23 @@ class ReceiveAccountingTest {
         read(ra, c, IN_WINDOW, b, new int[][] {{0, payload.length()}});
     }
 
+    /** A fresh accounting attributing arriving copies to {@code schedule}'s point. */
+    private static ReceiveAccounting startedOn(PointSchedule schedule) {
+        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
+        ra.start(schedule);
+        return ra;
+    }
+
+    /** The counts after {@code payloads} arrive on client 1 inside POINT's window, one read each. */
+    private static PointCounters countedOnClient1(String... payloads) {
+        ReceiveAccounting ra = startedOn(POINT);
+        Connection c = connection(1);
+        for (String p : payloads) {
+            one(ra, c, p);
+        }
+        return ra.counters();
+    }
+
     private static String payload(long epoch, int client, long seq) {
         StringBuilder b = new StringBuilder();
         Payload.append(b, epoch, client, seq, 10_000, 20_000, 64);
@@ -46,15 +63,12 @@ class ReceiveAccountingTest {
 
     @Test
     void ownOtherAndWarmUpCopiesCountAsBefore() {
-        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
-        ra.start(POINT);
-        Connection c = connection(1);
-        one(ra, c, payload(3, 1, 7));    // own copy, measured epoch
-        one(ra, c, payload(3, 12, 8));   // "12:" starts like "1" but is another client
-        one(ra, c, payload(3, 0, 9));    // another client
-        one(ra, c, payload(2, 1, 1));    // own copy of the warm-up: not measured
-        one(ra, c, payload(31, 1, 1));   // "31:" starts like "3" but is another epoch
-        PointCounters k = ra.counters();
+        PointCounters k = countedOnClient1(
+                payload(3, 1, 7),    // own copy, measured epoch
+                payload(3, 12, 8),   // "12:" starts like "1" but is another client
+                payload(3, 0, 9),    // another client
+                payload(2, 1, 1),    // own copy of the warm-up: not measured
+                payload(31, 1, 1));  // "31:" starts like "3" but is another epoch
         assertEquals(5, k.get(Count.RECEIVED_ALL));
         assertEquals(5, k.get(Count.RECEIVED_IN_WINDOW));
         assertEquals(3, k.get(Count.ARRIVED_MEASURED));
@@ -65,15 +79,12 @@ class ReceiveAccountingTest {
 
     @Test
     void malformedFieldsAreCountedOnEveryPath() {
-        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
-        ra.start(POINT);
-        Connection c = connection(1);
-        one(ra, c, "3:1x:5:6:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"); // another's client field with a letter
-        one(ra, c, "3::5:6:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");  // empty client field
-        one(ra, c, "3:1:5:zz:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");  // own copy, broken time
-        one(ra, c, "hello");
-        one(ra, c, "3:");                                              // cut after the epoch
-        PointCounters k = ra.counters();
+        PointCounters k = countedOnClient1(
+                "3:1x:5:6:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // another's client field with a letter
+                "3::5:6:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",  // empty client field
+                "3:1:5:zz:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",  // own copy, broken time
+                "hello",
+                "3:");                                              // cut after the epoch
         assertEquals(5, k.get(Count.RECEIVED_ALL));
         assertEquals(5, k.get(Count.MALFORMED));
         assertEquals(1, k.get(Count.ARRIVED_MEASURED), "the own copy with a broken time arrived, as before");
@@ -82,8 +93,7 @@ class ReceiveAccountingTest {
 
     @Test
     void thePayloadsEndBoundsTheMatchNotTheBuffer() {
-        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
-        ra.start(POINT);
+        ReceiveAccounting ra = startedOn(POINT);
         Connection c = connection(1);
         byte[] b = "3:1:5:6:7:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx".getBytes(StandardCharsets.US_ASCII);
         // the same bytes, but the message ends after "3", after "3:1" and after "3:1:"
@@ -98,9 +108,8 @@ class ReceiveAccountingTest {
 
     @Test
     void longIdsAndPayloadsAtTheBuffersEndTakeTheParsingPath() {
-        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
         PointSchedule bigEpoch = PointSchedule.of(1000, 50, ORIGIN, 0.5, 2, 50_000_000, 64); // epoch 100000001
-        ra.start(bigEpoch);
+        ReceiveAccounting ra = startedOn(bigEpoch);
         Connection big = connection(12_345_678); // 8 digits: not packable
         String own = payload(100_000_001, 12_345_678, 1);
         byte[] exact = own.getBytes(StandardCharsets.US_ASCII); // no slack after the payload
@@ -116,8 +125,7 @@ class ReceiveAccountingTest {
 
     @Test
     void windowCountsFollowEachReadsArrivalTime() {
-        ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
-        ra.start(POINT);
+        ReceiveAccounting ra = startedOn(POINT);
         Connection c = connection(0);
         byte[] b = (payload(3, 4, 1) + "\"" + payload(3, 5, 2) + "\"").getBytes(StandardCharsets.US_ASCII);
         int[][] two = {{0, 64}, {65, 129}};
@@ -156,8 +164,7 @@ class ReceiveAccountingTest {
             int at = rnd.nextInt(buf.length - len + 1);
             System.arraycopy(p, 0, buf, at, len);
 
-            ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
-            ra.start(POINT);
+            ReceiveAccounting ra = startedOn(POINT);
             Connection c = connection(id);
             read(ra, c, IN_WINDOW, buf, new int[][] {{at, at + len}});
             PointCounters k = ra.counters();
