@@ -27,10 +27,36 @@ class SweepIntegrationTest {
 
     /** A tiny sweep: levels 3 and 5, rates 20, 40, 80 msg/s, 0.5 s windows. */
     static SweepSettings smallSweep(List<Integer> levels) {
-        SweepPlan plan = SweepPlan.builder("custom").levels(levels).geometric(2)
-                .startRate(20).stepS(0.5).settleS(0.1).warmupS(0.2).maxRate(80).build();
-        return SweepSettings.builder(plan)
-                .connectTimeoutS(5).payloadBytes(64).clientCores(Runtime.getRuntime().availableProcessors()).build();
+        SweepPlan plan = doubling(levels).startRate(20).stepS(0.5).settleS(0.1).warmupS(0.2).maxRate(80).build();
+        return settingsFor(plan).clientCores(Runtime.getRuntime().availableProcessors()).build();
+    }
+
+    /** A custom plan of {@code levels}, the rate doubling from point to point; the caller sets rates and timings. */
+    static SweepPlan.Builder doubling(List<Integer> levels) {
+        return SweepPlan.builder("custom").levels(levels).geometric(2);
+    }
+
+    /** What every test sweep shares: a 5 s connect limit, 64-byte payloads, 2 client cores. */
+    static SweepSettings.Builder settingsFor(SweepPlan plan) {
+        return SweepSettings.builder(plan).connectTimeoutS(5).payloadBytes(64).clientCores(2);
+    }
+
+    /** The default limits with a 1 s overload timeout: a point whose copies do not come back is overloaded soon. */
+    static final Thresholds ONE_SECOND_OVERLOAD_TIMEOUT =
+            Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
+
+    /** Starts a thread that has {@code server} close every session ({@code c[3000,"Go away!"]}) after {@code delayMs}. */
+    static Thread goAwayAfter(BroadcastTestServer server, long delayMs) {
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(delayMs);
+                server.goAway();
+            } catch (InterruptedException ignored) {
+                // test ends
+            }
+        });
+        closer.start();
+        return closer;
     }
 
     static List<LevelResult> run(String url, Transport transport, SweepSettings settings, List<String> warnings)
@@ -39,6 +65,11 @@ class SweepIntegrationTest {
                 .connectConcurrency(50).start()) {
             return new Sweep(LocalLoadEngine.forThisProcess(engine), settings, null, new Progress(System.err), warnings, l -> { }).run();
         }
+    }
+
+    /** The sweep over SockJS against {@code server}; its warnings are not looked at. */
+    static List<LevelResult> runSockJs(BroadcastTestServer server, SweepSettings settings) throws Exception {
+        return run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
     }
 
     @Test
@@ -109,11 +140,9 @@ class SweepIntegrationTest {
     @Timeout(60)
     void recordedLatencyIncludesTheServersDelay() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(250)) {
-            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
-                    .startRate(10).stepS(1.0).settleS(0.1).warmupS(0.2).maxRate(10).build();
-            SweepSettings settings = SweepSettings.builder(plan)
-                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
-            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            SweepPlan plan = doubling(List.of(2)).startRate(10).stepS(1.0).settleS(0.1).warmupS(0.2).maxRate(10).build();
+            SweepSettings settings = settingsFor(plan).build();
+            List<LevelResult> levels = runSockJs(server, settings);
             PointResult p = levels.get(0).points().get(0);
             assertEquals(10, p.sent());
             assertEquals(0, p.lost());
@@ -129,12 +158,9 @@ class SweepIntegrationTest {
     void messagesThatNeverComeBackOverloadThePointAndEndTheLevel() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             server.dropAll();
-            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(2)).geometric(2)
-                    .startRate(10).stepS(0.5).settleS(0.1).warmupS(0.1).maxRate(1000).build();
-            Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
-            SweepSettings settings = SweepSettings.builder(plan).thresholds(t)
-                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
-            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            SweepPlan plan = doubling(List.of(2)).startRate(10).stepS(0.5).settleS(0.1).warmupS(0.1).maxRate(1000).build();
+            SweepSettings settings = settingsFor(plan).thresholds(ONE_SECOND_OVERLOAD_TIMEOUT).build();
+            List<LevelResult> levels = runSockJs(server, settings);
             LevelResult l = levels.get(0);
             assertEquals(2, l.points().size(), "the first overloaded point, confirmed once on fresh connections, ends the level");
             PointResult p = l.points().get(0);
@@ -151,20 +177,10 @@ class SweepIntegrationTest {
     @Timeout(60)
     void aConnectionLostDuringAPointOverloadsIt() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
-            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
-                    .startRate(20).stepS(1.5).settleS(0.1).warmupS(0.2).maxRate(1000).build();
-            SweepSettings settings = SweepSettings.builder(plan)
-                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
-            Thread closer = new Thread(() -> {
-                try {
-                    Thread.sleep(900); // inside the first point's window
-                    server.goAway();
-                } catch (InterruptedException ignored) {
-                    // test ends
-                }
-            });
-            closer.start();
-            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            SweepPlan plan = doubling(List.of(3)).startRate(20).stepS(1.5).settleS(0.1).warmupS(0.2).maxRate(1000).build();
+            SweepSettings settings = settingsFor(plan).build();
+            Thread closer = goAwayAfter(server, 900); // inside the first point's window
+            List<LevelResult> levels = runSockJs(server, settings);
             closer.join();
             LevelResult l = levels.get(0);
             PointResult p = l.points().get(0);
@@ -186,20 +202,10 @@ class SweepIntegrationTest {
     void connectionsLostBetweenPointsAreChargedToTheNextPoint() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // window ~0.3-0.8 s after the level opens, then a 1.5 s settle: the server closes in between.
-            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(3)).geometric(2)
-                    .startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(1000).build();
-            SweepSettings settings = SweepSettings.builder(plan)
-                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
-            Thread closer = new Thread(() -> {
-                try {
-                    Thread.sleep(1500);
-                    server.goAway();
-                } catch (InterruptedException ignored) {
-                    // test ends
-                }
-            });
-            closer.start();
-            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            SweepPlan plan = doubling(List.of(3)).startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(1000).build();
+            SweepSettings settings = settingsFor(plan).build();
+            Thread closer = goAwayAfter(server, 1500);
+            List<LevelResult> levels = runSockJs(server, settings);
             closer.join();
             // In measurement order (the level's points are sorted by rate).
             List<PointResult> points = new ArrayList<>(levels.get(0).points());
@@ -218,12 +224,10 @@ class SweepIntegrationTest {
     void aPointIsClientBoundWhenTheClientCannotKeepItsSchedule() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // One connection asked to send 5 million messages/s: no client can; it must say so.
-            SweepPlan plan = SweepPlan.builder("custom").levels(List.of(1)).geometric(2)
-                    .startRate(5_000_000).stepS(0.3).settleS(0.1).warmupS(0).maxRate(5_000_000).build();
-            Thresholds t = Thresholds.DEFAULT.withLatencies(Thresholds.OK_MEAN_MS, Thresholds.OVERLOAD_MEAN_MS, 1000);
-            SweepSettings settings = SweepSettings.builder(plan).thresholds(t)
-                    .connectTimeoutS(5).payloadBytes(64).clientCores(2).build();
-            List<LevelResult> levels = run(server.url(), Transport.SOCKJS, settings, new ArrayList<>());
+            SweepPlan plan = doubling(List.of(1)).startRate(5_000_000).stepS(0.3).settleS(0.1).warmupS(0)
+                    .maxRate(5_000_000).build();
+            SweepSettings settings = settingsFor(plan).thresholds(ONE_SECOND_OVERLOAD_TIMEOUT).build();
+            List<LevelResult> levels = runSockJs(server, settings);
             PointResult p = levels.get(0).points().get(0);
             assertTrue(p.sentPerS() < 0.95 * p.targetRate(), "sent/s " + p.sentPerS());
             assertTrue(p.clientBound());
@@ -237,8 +241,7 @@ class SweepIntegrationTest {
         // The kernel completes the TCP handshake (listen backlog) but nobody ever answers the upgrade.
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
                 java.net.InetAddress.getByName("127.0.0.1"))) {
-            SweepSettings settings = SweepSettings.builder(smallSweep(List.of(3)).plan())
-                    .connectTimeoutS(1).payloadBytes(64).clientCores(2).build();
+            SweepSettings settings = settingsFor(smallSweep(List.of(3)).plan()).connectTimeoutS(1).build();
             long t0 = System.nanoTime();
             List<LevelResult> levels;
             try (Engine engine = Engine.builder(new Target("http://127.0.0.1:" + silent.getLocalPort() + "/broadcast",
