@@ -37,11 +37,64 @@ class FleetSweepTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Starts an agent JVM of run {@code runId} (this test's classpath, the 'agent' subcommand). */
-    private Process agent(String bus, String runId, Path log) throws Exception {
+    private static Process agent(String bus, String runId, Path log) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "agent",
                 "--bus", bus, "--run-id", runId, "--io-threads", "1", "--idle-timeout", "60")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /**
+     * What a fleet test runs on: a real redis-server as the bus, the in-test SockJS server, and the
+     * agent JVMs the test starts; closing stops the agents, then the server, then Redis.
+     */
+    private static final class Fleet implements AutoCloseable {
+        final RedisServerProcess redis;
+        final BroadcastTestServer server;
+        private final Path logDir;
+        private final List<Process> agents = new ArrayList<>();
+
+        private Fleet(RedisServerProcess redis, BroadcastTestServer server, Path logDir) {
+            this.redis = redis;
+            this.server = server;
+            this.logDir = logDir;
+        }
+
+        /** Starts Redis and the SockJS server; agent output goes to files in {@code logDir}. */
+        static Fleet start(Path logDir) throws Exception {
+            RedisServerProcess redis = RedisServerProcess.start();
+            try {
+                return new Fleet(redis, BroadcastTestServer.startNew(0), logDir);
+            } catch (Throwable t) {
+                redis.close();
+                throw t;
+            }
+        }
+
+        /** Starts one agent of run {@code runId} on this bus, its output in {@code logName}. */
+        Process agent(String runId, String logName) throws Exception {
+            Process p = FleetSweepTest.agent(redis.url(), runId, logDir.resolve(logName));
+            agents.add(p);
+            return p;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            try {
+                for (Process p : agents) {
+                    p.destroy();
+                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                        p.destroyForcibly();
+                    }
+                }
+            } finally {
+                try {
+                    server.close();
+                } finally {
+                    redis.close();
+                }
+            }
+        }
     }
 
     /** Runs the coordinator in this JVM; returns its exit status, its stderr in {@code err}. */
@@ -62,165 +115,135 @@ class FleetSweepTest {
         return MachineInfo.read().hostname() + ":" + p.pid();
     }
 
-    private static void stop(List<Process> agents) throws InterruptedException {
-        for (Process p : agents) {
-            p.destroy();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        }
-    }
-
     @Test
     @Timeout(90)
     void twoAgentsRunOneMergedSweep() throws Exception {
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
-            List<Process> agents = new ArrayList<>();
-            try {
-                agents.add(agent(redis.url(), "smoke", tmp.resolve("a1.log")));
-                agents.add(agent(redis.url(), "smoke", tmp.resolve("a2.log")));
-                Path out = tmp.resolve("fleet.json");
-                StringBuilder err = new StringBuilder();
-                int exit = coordinator(err, "--url", server.url(), "--profile", "smoke", "--agents", "2",
-                        "--bus", redis.url(), "--run-id", "smoke", "--out", out.toString());
-                assertEquals(0, exit, err.toString());
-                for (Process p : agents) {
-                    assertTrue(p.waitFor(10, TimeUnit.SECONDS), "an agent did not exit after the run");
-                    assertEquals(0, p.exitValue());
-                }
-                assertTrue(err.toString().contains("agents 2/2"), "progress shows agents connected/expected");
-
-                JsonNode doc = JSON.readTree(out.toFile());
-                assertEquals("sockbench.result/3", doc.get("schema").asText());
-                JsonNode fleet = doc.get("client").get("agents");
-                assertEquals(2, fleet.get("count").asInt());
-                // Agents are ordered by registration, which need not be the order they were started in.
-                assertEquals(java.util.Set.of(id(agents.get(0)), id(agents.get(1))),
-                        java.util.Set.of(fleet.get("list").get(0).get("agent").asText(),
-                                fleet.get("list").get(1).get("agent").asText()));
-                assertEquals(2, fleet.get("list").get(1).get("connections_max").asInt(), "level 4: 2 clients per agent");
-                int points = 0;
-                for (JsonNode level : doc.get("levels")) {
-                    assertEquals("max_rate", level.get("end_reason").asText());
-                    for (JsonNode p : level.get("points")) {
-                        points++;
-                        JsonNode per = p.get("agents");
-                        assertEquals(2, per.size());
-                        long sent = 0;
-                        long received = 0;
-                        long samples = 0;
-                        for (JsonNode a : per) {
-                            sent += a.get("sent").asLong();
-                            received += a.get("received").asLong();
-                            samples += a.get("rtt_samples").asLong();
-                            assertTrue(a.get("sent").asLong() > 0, "both agents send");
-                        }
-                        assertEquals(p.get("sent").asLong(), sent);
-                        assertEquals(p.get("received").asLong(), received);
-                        assertEquals(p.get("rtt_ms").get("count").asLong(), samples, "one merged histogram");
-                        assertEquals(p.get("sent").asLong(), samples, "every own copy came back");
-                        assertEquals(0, p.get("lost").asLong());
-                        assertEquals(p.get("sent").asLong() * level.get("concurrency").asLong(),
-                                p.get("expected_received").asLong());
-                        assertTrue(List.of("ok", "saturated").contains(p.get("state").asText()), p.toString());
-                    }
-                }
-                assertEquals(6, points);
-            } finally {
-                stop(agents);
+        try (Fleet fleet = Fleet.start(tmp)) {
+            List<Process> agents = List.of(fleet.agent("smoke", "a1.log"), fleet.agent("smoke", "a2.log"));
+            Path out = tmp.resolve("fleet.json");
+            StringBuilder err = new StringBuilder();
+            int exit = coordinator(err, "--url", fleet.server.url(), "--profile", "smoke", "--agents", "2",
+                    "--bus", fleet.redis.url(), "--run-id", "smoke", "--out", out.toString());
+            assertEquals(0, exit, err.toString());
+            for (Process p : agents) {
+                assertTrue(p.waitFor(10, TimeUnit.SECONDS), "an agent did not exit after the run");
+                assertEquals(0, p.exitValue());
             }
+            assertTrue(err.toString().contains("agents 2/2"), "progress shows agents connected/expected");
+
+            JsonNode doc = JSON.readTree(out.toFile());
+            assertEquals("sockbench.result/3", doc.get("schema").asText());
+            JsonNode recorded = doc.get("client").get("agents");
+            assertEquals(2, recorded.get("count").asInt());
+            // Agents are ordered by registration, which need not be the order they were started in.
+            assertEquals(java.util.Set.of(id(agents.get(0)), id(agents.get(1))),
+                    java.util.Set.of(recorded.get("list").get(0).get("agent").asText(),
+                            recorded.get("list").get(1).get("agent").asText()));
+            assertEquals(2, recorded.get("list").get(1).get("connections_max").asInt(), "level 4: 2 clients per agent");
+            int points = 0;
+            for (JsonNode level : doc.get("levels")) {
+                assertEquals("max_rate", level.get("end_reason").asText());
+                for (JsonNode p : level.get("points")) {
+                    points++;
+                    JsonNode per = p.get("agents");
+                    assertEquals(2, per.size());
+                    long sent = 0;
+                    long received = 0;
+                    long samples = 0;
+                    for (JsonNode a : per) {
+                        sent += a.get("sent").asLong();
+                        received += a.get("received").asLong();
+                        samples += a.get("rtt_samples").asLong();
+                        assertTrue(a.get("sent").asLong() > 0, "both agents send");
+                    }
+                    assertEquals(p.get("sent").asLong(), sent);
+                    assertEquals(p.get("received").asLong(), received);
+                    assertEquals(p.get("rtt_ms").get("count").asLong(), samples, "one merged histogram");
+                    assertEquals(p.get("sent").asLong(), samples, "every own copy came back");
+                    assertEquals(0, p.get("lost").asLong());
+                    assertEquals(p.get("sent").asLong() * level.get("concurrency").asLong(),
+                            p.get("expected_received").asLong());
+                    assertTrue(List.of("ok", "saturated").contains(p.get("state").asText()), p.toString());
+                }
+            }
+            assertEquals(6, points);
         }
     }
 
     @Test
     @Timeout(90)
     void anAgentKilledMidPointIsNamedAndTheResultKeepsWhatWasMeasured() throws Exception {
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             BroadcastTestServer server = BroadcastTestServer.startNew(0);
-             RedisBus watch = RedisBus.connect(redis.url())) {
-            List<Process> agents = new ArrayList<>();
-            try {
-                agents.add(agent(redis.url(), "loss", tmp.resolve("a1.log")));
-                agents.add(agent(redis.url(), "loss", tmp.resolve("a2.log")));
-                Path out = tmp.resolve("loss.json");
-                StringBuilder err = new StringBuilder();
-                Callable<Integer> run = () -> coordinator(err, "--url", server.url(), "--profile", "smoke",
-                        "--levels", "4", "--step", "3", "--max-rate", "40", "--agents", "2", "--bus", redis.url(),
-                        "--run-id", "loss", "--out", out.toString());
-                var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
-                var exit = pool.submit(run);
-                // Kill agent 2 during the second point's window (the first point has come back by then).
-                int pointsSeen = 0;
-                String last = "0-0";
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-                while (pointsSeen < 2 && System.nanoTime() < deadline) {
-                    for (RedisBus.Entry e : watch.read(Protocol.commands("loss"), last, 200)) {
-                        last = e.id();
-                        if (Protocol.POINT.equals(e.fields().get("type"))) {
-                            pointsSeen++;
-                        }
+        try (Fleet fleet = Fleet.start(tmp);
+             RedisBus watch = RedisBus.connect(fleet.redis.url())) {
+            List<Process> agents = List.of(fleet.agent("loss", "a1.log"), fleet.agent("loss", "a2.log"));
+            Path out = tmp.resolve("loss.json");
+            StringBuilder err = new StringBuilder();
+            Callable<Integer> run = () -> coordinator(err, "--url", fleet.server.url(), "--profile", "smoke",
+                    "--levels", "4", "--step", "3", "--max-rate", "40", "--agents", "2", "--bus", fleet.redis.url(),
+                    "--run-id", "loss", "--out", out.toString());
+            var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            var exit = pool.submit(run);
+            // Kill agent 2 during the second point's window (the first point has come back by then).
+            int pointsSeen = 0;
+            String last = "0-0";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (pointsSeen < 2 && System.nanoTime() < deadline) {
+                for (RedisBus.Entry e : watch.read(Protocol.commands("loss"), last, 200)) {
+                    last = e.id();
+                    if (Protocol.POINT.equals(e.fields().get("type"))) {
+                        pointsSeen++;
                     }
                 }
-                assertEquals(2, pointsSeen, "the sweep never reached its second point");
-                Thread.sleep(1500);
-                Process victim = agents.get(1);
-                String victimId = id(victim);
-                victim.destroyForcibly();
-                assertEquals(1, exit.get(60, TimeUnit.SECONDS), err.toString());
-                pool.shutdown();
-
-                assertTrue(err.toString().contains("agent " + victimId + " lost"), err.toString());
-                JsonNode doc = JSON.readTree(out.toFile());
-                JsonNode level = doc.get("levels").get(0);
-                assertEquals("agent_lost", level.get("end_reason").asText());
-                JsonNode points = level.get("points");
-                assertEquals(2, points.size(), "the point measured before the loss is kept");
-                JsonNode lostPoint = null;
-                for (JsonNode p : points) {
-                    if (p.has("agent_lost")) {
-                        lostPoint = p;
-                    }
-                }
-                assertNotNull(lostPoint);
-                assertEquals(victimId, lostPoint.get("agent_lost").asText());
-                assertEquals(1, lostPoint.get("agents").size(), "the surviving agent's part is kept");
-                assertFalse(lostPoint.get("ok_strict").asBoolean());
-                assertTrue(doc.get("warnings").toString().contains(victimId));
-            } finally {
-                stop(agents);
             }
+            assertEquals(2, pointsSeen, "the sweep never reached its second point");
+            Thread.sleep(1500);
+            Process victim = agents.get(1);
+            String victimId = id(victim);
+            victim.destroyForcibly();
+            assertEquals(1, exit.get(60, TimeUnit.SECONDS), err.toString());
+            pool.shutdown();
+
+            assertTrue(err.toString().contains("agent " + victimId + " lost"), err.toString());
+            JsonNode doc = JSON.readTree(out.toFile());
+            JsonNode level = doc.get("levels").get(0);
+            assertEquals("agent_lost", level.get("end_reason").asText());
+            JsonNode points = level.get("points");
+            assertEquals(2, points.size(), "the point measured before the loss is kept");
+            JsonNode lostPoint = null;
+            for (JsonNode p : points) {
+                if (p.has("agent_lost")) {
+                    lostPoint = p;
+                }
+            }
+            assertNotNull(lostPoint);
+            assertEquals(victimId, lostPoint.get("agent_lost").asText());
+            assertEquals(1, lostPoint.get("agents").size(), "the surviving agent's part is kept");
+            assertFalse(lostPoint.get("ok_strict").asBoolean());
+            assertTrue(doc.get("warnings").toString().contains(victimId));
         }
     }
 
     @Test
     @Timeout(60)
     void fewerAgentsThanAskedIsOneLineAndExitTwoAndAnotherRunsAgentIsIgnored() throws Exception {
-        try (RedisServerProcess redis = RedisServerProcess.start();
-             BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
-            List<Process> agents = new ArrayList<>();
-            try {
-                Process stranger = agent(redis.url(), "another-run", tmp.resolve("a.log"));
-                agents.add(stranger);
-                // Wait until the stranger has registered, so the coordinator sees it.
-                try (RedisBus bus = RedisBus.connect(redis.url())) {
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                    while (!bus.exists(Protocol.agentKey(id(stranger))) && System.nanoTime() < deadline) {
-                        Thread.sleep(50);
-                    }
+        try (Fleet fleet = Fleet.start(tmp)) {
+            Process stranger = fleet.agent("another-run", "a.log");
+            // Wait until the stranger has registered, so the coordinator sees it.
+            try (RedisBus bus = RedisBus.connect(fleet.redis.url())) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!bus.exists(Protocol.agentKey(id(stranger))) && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
                 }
-                StringBuilder err = new StringBuilder();
-                int exit = coordinator(err, "--url", server.url(), "--profile", "smoke", "--agents", "1",
-                        "--bus", redis.url(), "--run-id", "mine", "--agent-join-timeout", "1.5",
-                        "--out", tmp.resolve("none.json").toString());
-                assertEquals(2, exit, err.toString());
-                assertTrue(err.toString().contains("ignoring agent " + id(stranger) + ": it belongs to run another-run"),
-                        err.toString());
-                assertTrue(err.toString().contains("only 0 of 1 agents of run mine"), err.toString());
-                assertFalse(new File(tmp.resolve("none.json").toString()).exists());
-            } finally {
-                stop(agents);
             }
+            StringBuilder err = new StringBuilder();
+            int exit = coordinator(err, "--url", fleet.server.url(), "--profile", "smoke", "--agents", "1",
+                    "--bus", fleet.redis.url(), "--run-id", "mine", "--agent-join-timeout", "1.5",
+                    "--out", tmp.resolve("none.json").toString());
+            assertEquals(2, exit, err.toString());
+            assertTrue(err.toString().contains("ignoring agent " + id(stranger) + ": it belongs to run another-run"),
+                    err.toString());
+            assertTrue(err.toString().contains("only 0 of 1 agents of run mine"), err.toString());
+            assertFalse(new File(tmp.resolve("none.json").toString()).exists());
         }
     }
 
