@@ -222,9 +222,20 @@ class SaturationSearchTest {
 
     /** A search at PLAN's level 10 under the client ceiling {@code ceilingPerS} (messages/s received). */
     static SaturationSearch underCeiling(double ceilingPerS) {
-        return new SaturationSearch(PLAN, SearchRules.DEFAULT, 10, PLAN.startRate(),
-                LevelCap.of(PLAN, false, java.util.Map.of(10, ceilingPerS), 10));
+        return underCeiling(PLAN, false, ceilingPerS);
     }
+
+    /**
+     * A search at level 10 of {@code plan} under the client ceiling {@code ceilingPerS} (messages/s received);
+     * {@code maxRateGiven}: the plan's max rate was given as --max-rate.
+     */
+    static SaturationSearch underCeiling(SweepPlan plan, boolean maxRateGiven, double ceilingPerS) {
+        return new SaturationSearch(plan, SearchRules.DEFAULT, 10, plan.startRate(),
+                LevelCap.of(plan, maxRateGiven, java.util.Map.of(10, ceilingPerS), 10));
+    }
+
+    /** PLAN with a max rate of 1,000, far under a 50,000/s ceiling's cap at level 10 (5,000). */
+    static final SweepPlan MAX_RATE_1000 = PLAN.toBuilder().maxRate(1000).build();
 
     @Test
     void aLevelThatNeverSaturatesEndsAtTheClientCeilingWithOneLastPointAtTheCap() {
@@ -274,22 +285,16 @@ class SaturationSearchTest {
     @Test
     void theClientCeilingLiftsTheProfilesMaxRate() {
         // The plan's max rate (1,000 here) would end the level at 800; the ceiling's cap, 5,000, is what counts.
-        SweepPlan low = PLAN.toBuilder().maxRate(1000).build();
-        SaturationSearch s = new SaturationSearch(low, SearchRules.DEFAULT, 10, low.startRate(),
-                LevelCap.of(low, false, java.util.Map.of(10, 50_000.0), 10));
         List<String> end = new ArrayList<>();
-        List<PointResult> points = run(s, r -> true, end);
+        List<PointResult> points = run(underCeiling(MAX_RATE_1000, false, 50_000), r -> true, end);
         assertEquals(5000.0, points.get(points.size() - 1).targetRate());
         assertEquals("client_ceiling", end.get(0));
     }
 
     @Test
     void anExplicitMaxRateStillEndsTheLevelAsMaxRate() {
-        SweepPlan low = PLAN.toBuilder().maxRate(1000).build();
-        SaturationSearch s = new SaturationSearch(low, SearchRules.DEFAULT, 10, low.startRate(),
-                LevelCap.of(low, true, java.util.Map.of(10, 50_000.0), 10));
         List<String> end = new ArrayList<>();
-        List<PointResult> points = run(s, r -> true, end);
+        List<PointResult> points = run(underCeiling(MAX_RATE_1000, true, 50_000), r -> true, end);
         assertEquals(List.of(100.0, 200.0, 400.0, 800.0), rates(points), "no point at the bound: the plain grid");
         assertEquals("max_rate", end.get(0));
     }
