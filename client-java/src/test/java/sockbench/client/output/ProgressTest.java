@@ -11,12 +11,19 @@ import sockbench.client.plan.Profile;
 
 class ProgressTest {
 
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    /** Progress lines into {@code bytes} for a sweep of {@code profile} whose level 25 has just connected. */
+    private Progress atLevel25Connected(Profile profile) {
+        Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        p.sweepStarted(profile.plan());
+        p.levelConnected(25, 25, 0, 0.3);
+        return p;
+    }
+
     @Test
     void onePointLineWithStateAndEta() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        p.sweepStarted(Profile.STANDARD.plan());
-        p.levelConnected(25, 25, 0, 0.3);
+        Progress p = atLevel25Connected(Profile.STANDARD);
         p.point(25, ResultWritersTest.point(10, 30, 2.5), Profile.STANDARD.plan());
         p.warnings(List.of("level 25: something"), true);
         String out = bytes.toString(StandardCharsets.UTF_8);
@@ -31,10 +38,7 @@ class ProgressTest {
 
     @Test
     void theEtaOfALegacySweepIsCheapToCompute() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        p.sweepStarted(Profile.LEGACY.plan());
-        p.levelConnected(25, 25, 0, 0.3);
+        Progress p = atLevel25Connected(Profile.LEGACY);
         long t0 = System.nanoTime();
         for (int i = 0; i < 20; i++) {
             p.point(25, ResultWritersTest.point(1 + 40 * i, 30, 2.5), Profile.LEGACY.plan());

@@ -36,11 +36,16 @@ class ReadyLineTest {
         assertThrows(IllegalArgumentException.class, () -> ReadyLine.parse("READY http://x:1 novalue"));
     }
 
+    /** The contract's cases of one group, "valid" or "invalid"; a group without cases fails the test. */
+    private static JsonNode contractCases(String group) throws IOException {
+        JsonNode cases = new ObjectMapper().readTree(CASES.toFile()).get(group);
+        assertFalse(cases.isEmpty(), CASES + " lists " + group + " lines");
+        return cases;
+    }
+
     @Test
     void everyValidContractCaseGivesItsUrlAndFields() throws IOException {
-        JsonNode valid = new ObjectMapper().readTree(CASES.toFile()).get("valid");
-        assertFalse(valid.isEmpty(), CASES + " lists valid lines");
-        for (JsonNode c : valid) {
+        for (JsonNode c : contractCases("valid")) {
             String line = c.get("line").asText();
             ReadyLine r = ReadyLine.parse(line);
             assertEquals(c.get("url").asText(), r.baseUrl(), line);
@@ -52,9 +57,7 @@ class ReadyLineTest {
 
     @Test
     void everyInvalidContractCaseIsRejected() throws IOException {
-        JsonNode invalid = new ObjectMapper().readTree(CASES.toFile()).get("invalid");
-        assertFalse(invalid.isEmpty(), CASES + " lists invalid lines");
-        for (JsonNode c : invalid) {
+        for (JsonNode c : contractCases("invalid")) {
             String line = c.get("line").asText();
             assertThrows(IllegalArgumentException.class, () -> ReadyLine.parse(line),
                     "accepted " + line + " (" + c.get("why").asText() + ")");
