@@ -65,6 +65,14 @@ final class Connection implements JavaWebSocketFence.Events {
     /** Highest (epoch, seq) of own copies seen, for the ordering check. */
     long lastOwnEpoch = -1;
     long lastOwnSeq = -1;
+    /**
+     * Data frames and the messages in them received inside the current point's window, kept by
+     * {@link FrameCounts}; valid while {@link #frameRound} equals its round (stale otherwise, and
+     * zeroed by the first frame of the next round instead of by a pass over every connection).
+     */
+    long windowFrames;
+    long windowFrameMessages;
+    int frameRound;
 
     /** @param validate check every received message fully (UTF-8, SockJS grammar); a debug mode, slow */
     Connection(ConnectionEvents events, Transport transport, int clientId, boolean validate) {

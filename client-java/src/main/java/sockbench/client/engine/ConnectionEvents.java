@@ -27,4 +27,12 @@ interface ConnectionEvents {
      * content, still escaped), for raw websockets a whole text message. Only valid during the call.
      */
     void message(Connection c, byte[] buf, int start, int end);
+
+    /**
+     * One data frame carried {@code messages} messages (at least 1), after their {@link #message}
+     * calls: for SockJS an {@code a[...]} frame, for raw websockets every text message (1 each).
+     * A no-op by default: only the loop's accounting measures batching.
+     */
+    default void frame(Connection c, int messages) {
+    }
 }

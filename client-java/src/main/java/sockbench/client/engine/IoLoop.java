@@ -144,7 +144,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
 
     /** Ends the point: no more sends; copies still arriving are no longer attributed to it. */
     PointCounters finishSchedule() {
-        PointCounters result = receive.counters().copy(true);
+        PointCounters result = receive.completedCounters().copy(true);
         sender.stop();
         receive.stop();
         return result;
@@ -232,6 +232,11 @@ final class IoLoop implements Runnable, ConnectionEvents {
     @Override
     public void message(Connection c, byte[] buf, int start, int end) {
         receive.message(c, buf, start, end);
+    }
+
+    @Override
+    public void frame(Connection c, int messages) {
+        receive.frame(c, messages);
     }
 
     // --- the loop --------------------------------------------------------------------------

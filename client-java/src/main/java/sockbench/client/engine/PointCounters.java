@@ -2,6 +2,7 @@ package sockbench.client.engine;
 
 import org.HdrHistogram.Histogram;
 import sockbench.client.stats.LatencySummary;
+import sockbench.client.stats.MessagesPerFrame;
 
 /**
  * What the I/O threads counted for the current point. Each I/O thread owns one instance and
@@ -44,7 +45,14 @@ public final class PointCounters {
         FIRST_HALF_RTT_SUM_MICROS,
         /** The same for the second half (the backlog-growing rule compares the two means). */
         SECOND_HALF_SAMPLES,
-        SECOND_HALF_RTT_SUM_MICROS;
+        SECOND_HALF_RTT_SUM_MICROS,
+        /**
+         * Data frames ({@code a[...]} with at least one message; every raw websocket message) that
+         * arrived inside the window, and the messages in them. Added when the point ends
+         * ({@link FrameCounts}), so polls during the point read 0.
+         */
+        FRAMES_IN_WINDOW,
+        FRAME_MESSAGES_IN_WINDOW;
 
         private static final Count[] ALL = values();
     }
@@ -54,14 +62,24 @@ public final class PointCounters {
     public final Histogram rttCorrectedMicros;
     /** Uncorrected RTT samples, microseconds. */
     public final Histogram rttUncorrectedMicros;
+    /** Messages per data frame, one value per frame inside the window (filled when the point ends). */
+    public final Histogram messagesPerFrame;
+    /**
+     * Each connection's mean messages per frame inside the window, × 100 and rounded (one value per
+     * connection that received a frame), so that agents' connections merge value by value.
+     */
+    public final Histogram connectionMeanHundredths;
 
     public PointCounters() {
-        this(LatencySummary.newHistogram(), LatencySummary.newHistogram());
+        this(LatencySummary.newHistogram(), LatencySummary.newHistogram(), MessagesPerFrame.newHistogram(),
+                MessagesPerFrame.newHistogram());
     }
 
-    private PointCounters(Histogram corrected, Histogram uncorrected) {
+    private PointCounters(Histogram corrected, Histogram uncorrected, Histogram perFrame, Histogram connectionMeans) {
         this.rttCorrectedMicros = corrected;
         this.rttUncorrectedMicros = uncorrected;
+        this.messagesPerFrame = perFrame;
+        this.connectionMeanHundredths = connectionMeans;
     }
 
     public long get(Count c) {
@@ -80,12 +98,15 @@ public final class PointCounters {
         java.util.Arrays.fill(counts, 0);
         rttCorrectedMicros.reset();
         rttUncorrectedMicros.reset();
+        messagesPerFrame.reset();
+        connectionMeanHundredths.reset();
     }
 
     /** A copy; with {@code withHistograms} false the histograms of the copy are empty (cheap progress polls). */
     public PointCounters copy(boolean withHistograms) {
         PointCounters c = withHistograms
-                ? new PointCounters(rttCorrectedMicros.copy(), rttUncorrectedMicros.copy())
+                ? new PointCounters(rttCorrectedMicros.copy(), rttUncorrectedMicros.copy(), messagesPerFrame.copy(),
+                        connectionMeanHundredths.copy())
                 : new PointCounters();
         System.arraycopy(counts, 0, c.counts, 0, counts.length);
         return c;
@@ -98,6 +119,14 @@ public final class PointCounters {
         }
         rttCorrectedMicros.add(o.rttCorrectedMicros);
         rttUncorrectedMicros.add(o.rttUncorrectedMicros);
+        messagesPerFrame.add(o.messagesPerFrame);
+        connectionMeanHundredths.add(o.connectionMeanHundredths);
+    }
+
+    /** The point's messages per frame as the result records it; null when no data frame arrived in the window. */
+    public MessagesPerFrame messagesPerFrame() {
+        return MessagesPerFrame.of(get(Count.FRAMES_IN_WINDOW), get(Count.FRAME_MESSAGES_IN_WINDOW), messagesPerFrame,
+                connectionMeanHundredths);
     }
 
     /** Mean corrected RTT of own copies scheduled in the window's first half, ms; null without samples. */

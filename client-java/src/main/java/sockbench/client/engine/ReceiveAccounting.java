@@ -49,6 +49,8 @@ final class ReceiveAccounting {
     /** Messages (and measured-epoch copies) since the last {@link #flushTallies}. */
     private long receivedTally;
     private long measuredTally;
+    /** Messages per data frame inside the window (batching, not a verdict). */
+    private final FrameCounts frames = new FrameCounts();
 
     ReceiveAccounting(long originNs) {
         this.originNs = originNs;
@@ -60,10 +62,21 @@ final class ReceiveAccounting {
         return counters;
     }
 
+    /**
+     * The counters at the point's end: as {@link #counters()}, plus the messages-per-frame
+     * figures, which are only added up here (once per point, not per poll).
+     */
+    PointCounters completedCounters() {
+        flushTallies();
+        frames.completeInto(counters);
+        return counters;
+    }
+
     /** Starts attributing arriving copies to {@code s}. */
     void start(PointSchedule s) {
         flushTallies();
         counters.reset();
+        frames.reset();
         schedule = s;
         halfwayRelNs = (s.windowStartNs() + s.windowEndNs()) / 2 - originNs;
         epochLength = Payload.prefixLength(s.measureEpoch());
@@ -75,9 +88,11 @@ final class ReceiveAccounting {
     /** Stops attributing: copies arriving from now on belong to no point. */
     void stop() {
         schedule = null;
+        arrivalInWindow = false; // until the next read: no frame is counted for a finished point
         receivedTally = 0;
         measuredTally = 0;
         counters.reset();
+        frames.reset();
     }
 
     /** Called once per socket read that returned {@code bytes} bytes, before they are decoded. */
@@ -107,6 +122,17 @@ final class ReceiveAccounting {
         if (measuredTally != 0) {
             counters.add(Count.ARRIVED_MEASURED, measuredTally);
             measuredTally = 0;
+        }
+    }
+
+    /**
+     * A data frame carrying {@code messages} messages arrived on {@code c} (after their
+     * {@link #message} calls): counted when its read arrived inside the window, like
+     * {@link Count#RECEIVED_IN_WINDOW}.
+     */
+    void frame(Connection c, int messages) {
+        if (arrivalInWindow) {
+            frames.record(c, messages, counters);
         }
     }
 

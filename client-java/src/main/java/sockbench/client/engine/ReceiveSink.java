@@ -9,8 +9,8 @@ import sockbench.client.websocket.WsFrameSink;
 /**
  * Where one connection's decoded frames go: text messages to the SockJS scanner (or straight
  * to the loop for raw websockets), the messages in them to {@link ConnectionEvents#message},
- * and pings, close frames and SockJS {@code o} / {@code c[...]} to the {@link Connection}'s
- * state machine.
+ * how many each data frame carried to {@link ConnectionEvents#frame}, and pings, close frames
+ * and SockJS {@code o} / {@code c[...]} to the {@link Connection}'s state machine.
  *
  * <p>This is the hot path: {@link WsFrameDecoder} calls {@link #onText} with a range of the
  * read buffer and every message is passed on as a range of it too, so nothing is allocated or
@@ -43,8 +43,12 @@ final class ReceiveSink implements WsFrameSink, SockJsByteHandler {
         }
         if (raw) {
             events.message(connection, buf, start, end);
+            events.frame(connection, 1);
         } else {
-            SockJsByteScanner.scan(buf, start, end, this);
+            int messages = SockJsByteScanner.scan(buf, start, end, this);
+            if (messages != 0) { // o, h, c[...] and an empty a[] carry no messages: not data frames
+                events.frame(connection, messages);
+            }
         }
     }
 

@@ -10,14 +10,17 @@ import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 
 /**
- * A point's counters as stream fields: every count by name, and each RTT histogram in
- * HdrHistogram's standard compressed encoding, base64 ({@code encodeIntoCompressedByteBuffer}),
- * so the coordinator adds the agents' histograms value by value instead of averaging summaries.
+ * A point's counters as stream fields: every count by name, and each histogram (the RTTs, the
+ * messages per frame and the per-connection mean messages per frame) in HdrHistogram's standard
+ * compressed encoding, base64 ({@code encodeIntoCompressedByteBuffer}), so the coordinator adds
+ * the agents' histograms value by value instead of averaging summaries.
  */
 public final class CountersCodec {
 
     static final String RTT = "rtt";
     static final String RTT_UNCORRECTED = "rtt_uncorrected";
+    static final String MESSAGES_PER_FRAME = "messages_per_frame";
+    static final String CONNECTION_MEAN_HUNDREDTHS = "messages_per_frame_connection_mean_x100";
     private static final String COUNT = "count.";
 
     private CountersCodec() {
@@ -30,6 +33,8 @@ public final class CountersCodec {
         }
         out.put(RTT, encodeHistogram(c.rttCorrectedMicros));
         out.put(RTT_UNCORRECTED, encodeHistogram(c.rttUncorrectedMicros));
+        out.put(MESSAGES_PER_FRAME, encodeHistogram(c.messagesPerFrame));
+        out.put(CONNECTION_MEAN_HUNDREDTHS, encodeHistogram(c.connectionMeanHundredths));
         return out;
     }
 
@@ -45,6 +50,8 @@ public final class CountersCodec {
         }
         c.rttCorrectedMicros.add(decodeHistogram(require(fields, RTT)));
         c.rttUncorrectedMicros.add(decodeHistogram(require(fields, RTT_UNCORRECTED)));
+        c.messagesPerFrame.add(decodeHistogram(require(fields, MESSAGES_PER_FRAME)));
+        c.connectionMeanHundredths.add(decodeHistogram(require(fields, CONNECTION_MEAN_HUNDREDTHS)));
         return c;
     }
 

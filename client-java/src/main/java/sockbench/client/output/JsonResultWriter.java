@@ -16,6 +16,7 @@ import sockbench.client.sweep.SweepSettings;
 import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
+import sockbench.client.stats.MessagesPerFrame;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
 
@@ -223,6 +224,9 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeBooleanField("backlog_growing", p.backlogGrowing());
         g.writeBooleanField("ok_strict", p.okStrict());
         nullableNumber(g, "steal_pct", p.stealPct());
+        if (p.messagesPerFrame() != null) { // optional: absent when no data frame arrived in the window
+            messagesPerFrame(g, p.messagesPerFrame());
+        }
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {
@@ -243,6 +247,23 @@ public final class JsonResultWriter implements ResultWriter {
         if (p.agentLost() != null) {
             g.writeStringField("agent_lost", p.agentLost());
         }
+        g.writeEndObject();
+    }
+
+    private static void messagesPerFrame(JsonGenerator g, MessagesPerFrame f) throws IOException {
+        g.writeObjectFieldStart("messages_per_frame");
+        g.writeNumberField("frames", f.frames());
+        g.writeNumberField("messages", f.messages());
+        g.writeNumberField("mean", round(f.mean()));
+        g.writeNumberField("p50", f.p50());
+        g.writeNumberField("p90", f.p90());
+        g.writeNumberField("p99", f.p99());
+        g.writeNumberField("max", f.max());
+        g.writeObjectFieldStart("per_connection");
+        g.writeNumberField("min", f.perConnectionMin());
+        g.writeNumberField("p50", f.perConnectionP50());
+        g.writeNumberField("max", f.perConnectionMax());
+        g.writeEndObject();
         g.writeEndObject();
     }
 

@@ -37,9 +37,12 @@ public final class SockJsByteScanner {
     /**
      * Parses the SockJS frame in {@code b[start, end)} (one websocket text message).
      *
+     * @return the number of messages the frame carried: the elements of an {@code a[...]} frame,
+     *         0 for {@code o}, {@code h} and {@code c[...]} (the count comes free with the scan, so
+     *         the caller can measure how many messages a server puts in one frame)
      * @throws SockJsProtocolException if it is not a valid SockJS frame
      */
-    public static void scan(byte[] b, int start, int end, SockJsByteHandler handler) {
+    public static int scan(byte[] b, int start, int end, SockJsByteHandler handler) {
         if (start >= end) {
             throw error("empty frame", b, start, end);
         }
@@ -47,13 +50,20 @@ public final class SockJsByteScanner {
             case 'o' -> {
                 requireLength(b, start, end, 1);
                 handler.onOpen();
+                return 0;
             }
             case 'h' -> {
                 requireLength(b, start, end, 1);
                 handler.onHeartbeat();
+                return 0;
             }
-            case 'a' -> messages(b, start, end, handler);
-            case 'c' -> close(b, start, end, handler);
+            case 'a' -> {
+                return messages(b, start, end, handler);
+            }
+            case 'c' -> {
+                close(b, start, end, handler);
+                return 0;
+            }
             default -> throw error("unknown frame type '" + (char) (b[start] & 0xFF) + "'", b, start, end);
         }
     }
@@ -64,7 +74,8 @@ public final class SockJsByteScanner {
         }
     }
 
-    private static void messages(byte[] b, int start, int end, SockJsByteHandler handler) {
+    /** The messages of an {@code a[...]} frame, handed on one by one; returns how many there were. */
+    private static int messages(byte[] b, int start, int end, SockJsByteHandler handler) {
         int i = skipSpace(b, start + 1, end);
         if (i >= end || b[i] != '[') {
             throw error("expected '['", b, start, end);
@@ -72,8 +83,9 @@ public final class SockJsByteScanner {
         i = skipSpace(b, i + 1, end);
         if (i < end && b[i] == ']') {
             expectEnd(b, i + 1, start, end);
-            return;
+            return 0;
         }
+        int count = 0;
         while (true) {
             if (i >= end || b[i] != '"') {
                 throw error("expected '\"'", b, start, end);
@@ -84,6 +96,7 @@ public final class SockJsByteScanner {
                 throw error("unterminated string", b, start, end);
             }
             handler.onMessage(b, from, close);
+            count++;
             i = close + 1;
             if (i < end && b[i] == ',') { // the common case: no whitespace
                 i++;
@@ -100,7 +113,7 @@ public final class SockJsByteScanner {
             byte c = b[i++];
             if (c == ']') {
                 expectEnd(b, i, start, end);
-                return;
+                return count;
             }
             if (c != ',') {
                 throw error("expected ',' or ']' but found '" + (char) (c & 0xFF) + "'", b, start, end);

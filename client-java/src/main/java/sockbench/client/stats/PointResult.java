@@ -35,6 +35,8 @@ import java.util.List;
  * @param agents             each agent's part of the point; empty when one process held every connection
  * @param agentLost          the agent that died or stopped answering during the point (its share is
  *                           missing from the counts), or null
+ * @param messagesPerFrame   how many messages the data frames received in the window carried (all
+ *                           agents' frames and connections); null when none arrived
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -43,7 +45,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           PointState state, List<String> clientBoundReasons, long outOfOrder,
                           Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
-                          List<AgentPointResult> agents, String agentLost) {
+                          List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -64,7 +66,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         return !clientBoundReasons.isEmpty();
     }
 
-    /** A point with every field set by name (27 positional values are too easy to swap); unset: 0, null or empty. */
+    /** A point with every field set by name (28 positional values are too easy to swap); unset: 0, null or empty. */
     public static Builder builder() {
         return new Builder();
     }
@@ -98,6 +100,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private Double stealPct;
         private List<AgentPointResult> agents = List.of();
         private String agentLost;
+        private MessagesPerFrame messagesPerFrame;
 
         private Builder() {
         }
@@ -237,8 +240,13 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder messagesPerFrame(MessagesPerFrame value) {
+            this.messagesPerFrame = value;
+            return this;
+        }
+
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame);
         }
     }
 }
