@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * @param p99              99th percentile
  * @param max              the largest frame, messages
  * @param perConnectionMin the lowest of the connections' own means (connections with a frame), 2 decimals
- *                         (recorded × 100 in a {@link #newHistogram}: exact up to 20.47, within 0.05 % above)
+ *                         (recorded × 100 in a {@link #newHistogram}: exact up to 20.47, above at most 0.05 % low)
  * @param perConnectionP50 the median of those means
  * @param perConnectionMax the highest of them
  */
@@ -26,7 +26,7 @@ public record MessagesPerFrame(long frames, long messages, double mean, long p50
 
     /**
      * A histogram of messages per frame, or of per-connection means × 100: 3 significant digits,
-     * so every value below 2,048 is exact (above, within 0.05 %); grows rather than drop a value.
+     * so every value below 2,048 is exact (above, read at most 0.05 % low); grows rather than drop a value.
      */
     public static Histogram newHistogram() {
         Histogram h = new Histogram(10_000, 3);
@@ -45,15 +45,24 @@ public record MessagesPerFrame(long frames, long messages, double mean, long p50
         if (frames == 0 || perFrame.getTotalCount() == 0 || connectionMeanHundredths.getTotalCount() == 0) {
             return null;
         }
-        // The histogram's reported max is the top of its bucket: keep percentiles at or under it.
-        long max = perFrame.getMaxValue();
+        Histogram c = connectionMeanHundredths;
         return new MessagesPerFrame(frames, messages, (double) messages / frames,
-                Math.min(max, perFrame.getValueAtPercentile(50)),
-                Math.min(max, perFrame.getValueAtPercentile(90)),
-                Math.min(max, perFrame.getValueAtPercentile(99)),
-                max,
-                connectionMeanHundredths.getMinValue() / 100.0,
-                connectionMeanHundredths.getValueAtPercentile(50) / 100.0,
-                connectionMeanHundredths.getMaxValue() / 100.0);
+                floor(perFrame, perFrame.getValueAtPercentile(50)),
+                floor(perFrame, perFrame.getValueAtPercentile(90)),
+                floor(perFrame, perFrame.getValueAtPercentile(99)),
+                floor(perFrame, perFrame.getMaxValue()),
+                floor(c, c.getMinValue()) / 100.0,
+                floor(c, c.getValueAtPercentile(50)) / 100.0,
+                floor(c, c.getMaxValue()) / 100.0);
+    }
+
+    /**
+     * The bottom of {@code value}'s bucket. HdrHistogram reports percentiles and the max at the
+     * top of theirs; the bottom is the same for every value below 2,048 and keeps equal values
+     * equal above it (connections that all averaged exactly 100.00 read min = median = max = 100.0,
+     * not 100.0 and 100.07).
+     */
+    private static long floor(Histogram h, long value) {
+        return h.lowestEquivalentValue(value);
     }
 }

@@ -71,6 +71,20 @@ class FrameCountsTest {
     }
 
     @Test
+    void connectionsWithTheSameMeanAboveTheExactRangeReadTheSame() {
+        // 100 messages per frame = 10,000 hundredths, past the histogram's exact range (2,047)
+        ReceiveAccounting ra = startedOn(POINT);
+        read(ra, connection(0), IN_WINDOW, 100, 100);
+        read(ra, connection(1), IN_WINDOW, 100);
+        MessagesPerFrame f = ra.completedCounters().messagesPerFrame();
+        assertEquals(100.0, f.perConnectionMin());
+        assertEquals(100.0, f.perConnectionP50());
+        assertEquals(100.0, f.perConnectionMax());
+        assertEquals(100, f.p50());
+        assertEquals(100, f.max());
+    }
+
+    @Test
     void aConnectionsMeanKeepsTwoDecimals() {
         ReceiveAccounting ra = startedOn(POINT);
         read(ra, connection(0), IN_WINDOW, 1, 1, 2); // 4 / 3
