@@ -25,7 +25,8 @@ from typing import Optional
 from cpus import format_cpu_list
 from floors import NOT_SAMPLED_NOTE
 from measure import children_cpu_s, java_command, warm_up, warm_up_note
-from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
+from sockbench_contract.procfs import (clock_ticks_per_s, host_report, read_loadavg, read_pid_cpus, read_pid_ticks,
+                                       read_proc_stat)
 from sockbench_contract.server_launch import StepError
 
 #: http(s)://host:port/path, the SockJS service URL itself (its prefix), no query or fragment.
@@ -60,22 +61,6 @@ def check_server_pid(pid):
         raise ValueError(f"SERVER_PID={pid}: no such process on this machine (the server's CPU and RSS are "
                          "read from /proc; leave SERVER_PID out for a server elsewhere)")
     return pid
-
-
-def pid_cpus(pid):
-    """CPUs the process may run on (Cpus_allowed_list of /proc/PID/status); [] if unreadable."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("Cpus_allowed_list:"):
-                    cpus = []
-                    for part in line.split(":", 1)[1].strip().split(","):
-                        lo, _, hi = part.partition("-")
-                        cpus += list(range(int(lo), int(hi or lo) + 1))
-                    return cpus
-    except (OSError, ValueError):
-        pass
-    return []
 
 
 def _utc_now():
@@ -137,7 +122,7 @@ def measure_url_once(config, target, out_path, _log_path, extra_client_args=(), 
     hz = clock_ticks_per_s()
     server_ticks = None if None in (server_before, server_after) else server_after - server_before
     client_ticks = round((children_after - children_before) * hz)
-    server_cpus = pid_cpus(target.pid) if target.pid is not None else []
+    server_cpus = read_pid_cpus(target.pid) if target.pid is not None else []
     host, warnings = host_report(stat_before, stat_after, server_cpus, config.client_cpus, server_ticks,
                                    client_ticks)
     record = {

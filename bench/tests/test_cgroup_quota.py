@@ -11,6 +11,7 @@ import time
 import pytest
 
 from cgroup_quota import CgroupUnavailable, WorkerQuotas, detect, quota_us
+from sockbench_contract.procfs import cpu_seconds
 
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -152,9 +153,9 @@ def test_a_busy_process_is_throttled_to_its_share():
         with WorkerQuotas(controller, 1, 0.1, 100_000, log=lambda _: None) as quotas:
             quotas.admit([(busy.pid, "server")])
             quotas.mark()
-            cpu_before, t0 = _cpu_s(busy.pid), time.monotonic()
+            cpu_before, t0 = cpu_seconds(busy.pid), time.monotonic()
             time.sleep(1.5)
-            used, wall = _cpu_s(busy.pid) - cpu_before, time.monotonic() - t0
+            used, wall = cpu_seconds(busy.pid) - cpu_before, time.monotonic() - t0
             worker = next(g for g in quotas.report()["groups"] if g["group"] == "worker-0")
     finally:
         busy.kill()
@@ -164,8 +165,4 @@ def test_a_busy_process_is_throttled_to_its_share():
     assert used / wall < 0.3, (used, wall)
 
 
-def _cpu_s(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 

@@ -66,6 +66,11 @@ def parse_pid_stat_ticks(text):
     return int(rest[11]) + int(rest[12])
 
 
+def parse_pid_state(text):
+    """The state letter of one process (R, S, D, Z, ...) from /proc/PID/stat's text (field 3, after the last ')')."""
+    return text[text.rindex(")") + 2:].split()[0]
+
+
 def parse_loadavg(text):
     """The 1, 5 and 15 minute load averages from /proc/loadavg's text."""
     one, five, fifteen = (float(v) for v in text.split()[:3])
@@ -139,6 +144,15 @@ def rss_bytes(pid):
 def open_fds(pid):
     """How many file descriptors a process holds open; OSError if it is gone."""
     return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def has_exited(pid):
+    """True when a process is gone or a zombie (exited, not yet reaped): it runs no more code."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+            return parse_pid_state(f.read()) == "Z"
+    except OSError:
+        return True
 
 
 def read_pid_ticks(pid):

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from sockbench_contract.private_redis import PrivateRedis, redis_info
-from sockbench_contract.procfs import read_pid_cpus
+from sockbench_contract.procfs import has_exited, read_pid_cpus
 from sockbench_contract.server_launch import StepError
 
 needs_redis = pytest.mark.skipif(shutil.which("redis-server") is None,
@@ -25,7 +25,7 @@ def test_starts_answers_and_stops():
         info = redis_info(redis.port)
         assert info["process_id"] == str(redis.pid) and info["redis_version"] == redis.version
         pid, port = redis.pid, redis.port
-    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    assert has_exited(pid)
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
 

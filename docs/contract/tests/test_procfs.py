@@ -5,11 +5,13 @@ processes whose CPU time and memory are known."""
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
-from sockbench_contract.procfs import (clock_ticks_per_s, cpu_seconds, host_report, open_fds, other_cpu_pct,
-                                       parse_cpus_allowed, parse_loadavg, parse_pid_stat_ticks, parse_proc_stat,
+from sockbench_contract.procfs import (clock_ticks_per_s, cpu_seconds, has_exited, host_report, open_fds,
+                                       other_cpu_pct, parse_cpus_allowed, parse_loadavg, parse_pid_state,
+                                       parse_pid_stat_ticks, parse_proc_stat,
                                        parse_statm_rss_bytes, read_loadavg, read_pid_cpus, read_pid_sample,
                                        read_pid_ticks, read_proc_stat, rss_bytes, steal_pct)
 
@@ -200,3 +202,24 @@ def test_a_process_that_is_gone_reads_as_none_or_raises():
     for reader in (cpu_seconds, rss_bytes, open_fds):
         with pytest.raises(OSError):
             reader(proc.pid)
+
+
+def test_state_letter_is_read_after_a_command_name_with_spaces_and_parens():
+    assert parse_pid_state("42 (a (b) c) Z 1 42 42 0 -1") == "Z"
+    assert parse_pid_state("42 (sleep) S 1 42 42 0 -1") == "S"
+
+
+def test_a_process_has_exited_once_it_is_a_zombie_and_after_it_is_reaped():
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert not has_exited(proc.pid)
+        proc.kill()
+        deadline = time.monotonic() + 10
+        while not has_exited(proc.pid) and time.monotonic() < deadline:  # killed, not yet reaped: a zombie
+            time.sleep(0.01)
+        assert has_exited(proc.pid)
+        assert os.path.exists(f"/proc/{proc.pid}")  # still there, as a zombie
+    finally:
+        proc.kill()
+        proc.wait(10)
+    assert has_exited(proc.pid)

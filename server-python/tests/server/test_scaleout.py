@@ -24,6 +24,7 @@ import pytest
 
 from serverproc import ServerProcess
 from sockbench_contract.private_redis import PrivateRedis
+from sockbench_contract.procfs import has_exited
 from socket_owners import owners_of
 from sockjs_client import GET, POST
 from wsclient import WebSocket
@@ -222,15 +223,9 @@ def test_sigterm_says_goodbye_on_every_worker_and_ends_all_within_2_s(redis):
         c.close()
     time.sleep(0.1)
     for pid in pids:
-        assert not os.path.exists("/proc/%d" % pid) or _is_zombie(pid), "worker %d gone" % pid
+        assert has_exited(pid), "worker %d gone" % pid
 
 
-def _is_zombie(pid: int) -> bool:
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
 
 
 # -- Redis lost while broadcasting -------------------------------------------
