@@ -249,7 +249,7 @@ public final class Sweep {
                 .phase(phase).order(order).deliveredPct(delivered)
                 .rttFirstHalfMeanMs(firstHalf).rttSecondHalfMeanMs(secondHalf)
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
-                .agents(recorded).agentLost(m.agentLost())
+                .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
                 .build();
     }
 
