@@ -31,9 +31,12 @@ import time
 
 #: The parent group every run's groups live under.
 PARENT = "sockbench"
-#: CFS period, microseconds: the kernel's default. A throttled worker waits for the next
-#: period, so a longer period adds more latency; the kernel accepts 1,000-1,000,000.
-DEFAULT_PERIOD_US = 100_000
+#: CFS period, microseconds, 1,000-1,000,000 (what the kernel accepts). A throttled worker
+#: waits for the next period, so a longer period adds more latency. 10 ms, not the kernel's
+#: 100 ms: measured with PyPy fast mode at 0.25 of a core per worker, 100 ms made the
+#: efficiency swing with the level (0.46-0.80 at 25-100 clients) where 10 ms gave 0.82-0.86
+#: (docs/scaleout-simulation.md, results/scaleout-simulated/).
+DEFAULT_PERIOD_US = 10_000
 PERIOD_RANGE_US = (1_000, 1_000_000)
 #: Smallest quota the kernel accepts, microseconds.
 MIN_QUOTA_US = 1_000
