@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.firehose.FirehoseCount;
 import sockbench.client.firehose.FirehoseSender;
+import sockbench.client.firehose.ServingSenders;
 import sockbench.client.stats.MessagesPerFrame;
 import sockbench.client.sweep.LoadEngine;
 import sockbench.client.sweep.LocalLoadEngine;
@@ -72,16 +73,7 @@ class MessagesPerFrameIntegrationTest {
 
     /** Everything the client counts from a firehose sender writing frames of {@code perFrame} messages. */
     private static PointCounters measureFirehose(int perFrame) throws Exception {
-        try (FirehoseSender sender = new FirehoseSender(0, perFrame, 64)) {
-            Thread t = new Thread(() -> {
-                try {
-                    sender.serve();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            t.setDaemon(true);
-            t.start();
+        try (FirehoseSender sender = ServingSenders.serving(perFrame, 64)) {
             String url = "http://127.0.0.1:" + sender.port() + "/broadcast";
             try (Engine engine = Engine.builder(new Target(url, Transport.SOCKJS)).ioThreads(2)
                     .connectTimeoutNs(5_000_000_000L).connectConcurrency(10).start()) {

@@ -29,16 +29,7 @@ class FirehoseTest {
     @Test
     @Timeout(60)
     void theClientCountsWhatTheSenderWrites() throws Exception {
-        try (FirehoseSender sender = new FirehoseSender(0, 3, 64)) {
-            Thread t = new Thread(() -> {
-                try {
-                    sender.serve();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            t.setDaemon(true);
-            t.start();
+        try (FirehoseSender sender = ServingSenders.serving(3, 64)) {
             String url = "http://127.0.0.1:" + sender.port() + "/broadcast";
             try (Engine engine = Engine.builder(new Target(url, Transport.SOCKJS)).ioThreads(1)
                     .connectTimeoutNs(5_000_000_000L).connectConcurrency(10).start()) {
