@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from cgroup_quota import CgroupUnavailable, detect
+from cgroup_quota import DEFAULT_PERIOD_US, CgroupUnavailable, detect
 from cpus import available_cpus
 from results_io import flow_problems, load_result, schema_errors
 from servers import ROOT
@@ -37,11 +37,13 @@ def test_smoke_scaleout_writes_a_file_per_worker_count_and_the_summary(tmp_path)
         assert schema_errors(doc) == [] and flow_problems(doc) == []
         docs[doc["server"].get("workers", 1)] = doc
     assert sorted(docs) == [1, 2]
+    half_a_period = DEFAULT_PERIOD_US // 2  # CORE_SHARE 0.5 of the default period, no PERIOD_US given
     for k, doc in docs.items():
-        assert doc["server"]["cpu_quota"]["quota_us"] == 50_000
-        assert doc["server"]["cpu_quota"]["workers_total_quota_us"] == k * 50_000
+        assert doc["server"]["cpu_quota"]["period_us"] == DEFAULT_PERIOD_US
+        assert doc["server"]["cpu_quota"]["quota_us"] == half_a_period
+        assert doc["server"]["cpu_quota"]["workers_total_quota_us"] == k * half_a_period
         groups = {g["group"]: g for g in doc["runs"][0]["cpu_quota"]["groups"]}
-        assert [groups[f"worker-{i}"]["quota_us"] for i in range(k)] == [50_000] * k
+        assert [groups[f"worker-{i}"]["quota_us"] for i in range(k)] == [half_a_period] * k
         assert not os.path.exists(doc["runs"][0]["cpu_quota"]["path"]), "the run's cgroups are removed"
     two = docs[2]["runs"][0]
     workers = [p["pid"] for p in two["server_processes"] if p["role"] == "worker"]
