@@ -35,6 +35,24 @@ final class PlanOptions {
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Unrecorded warm-up before each window, seconds, >= 0 (profile becomes 'custom'). Default: the profile's.")
     Double warmupS;
 
+    @Option(names = "--idle-hold-s", paramLabel = "SECONDS",
+            description = "Hold each level's sessions idle this long after connecting, before its first point (memory per "
+                    + "session, idle CPU, SockJS heartbeats), seconds, 0..3600; 0 = no hold. Default: the profile's (30 for "
+                    + "sessions, else 0).")
+    Double idleHoldS;
+
+    @Option(names = "--connect-rate", paramLabel = "CONNECTS/S",
+            description = "Start at most this many new connections per second while a level opens, spread over the I/O "
+                    + "threads (and agents), 0..1000000; 0 = unpaced (only --connect-concurrency limits it). Default: the "
+                    + "profile's (2000 for sessions, else 0).")
+    Double connectRatePerS;
+
+    @Option(names = "--all-copies", negatable = true,
+            description = "Time EVERY copy of every measured message (not only the sender's own) and judge points by the "
+                    + "all-copies p99 (fan-out verdict); --no-all-copies: the own-copy mean verdict. Changing the profile's "
+                    + "choice makes the profile 'custom'. Default: the profile's (on for sessions, else off).")
+    Boolean allCopies;
+
     /** True when --max-rate was given: it then caps every level, a client ceiling or not (sweep/LevelCap). */
     boolean maxRateGiven() {
         return maxRate != null;
@@ -50,8 +68,11 @@ final class PlanOptions {
      */
     SweepPlan plan(CommandSpec spec, Profile profile, boolean adaptiveStart) {
         SweepPlan p = profile.plan();
+        // The idle hold and the connect pace shape the level's opening, not its points: recorded in
+        // parameters, they keep the name. The copies timed change the verdict, so a change is 'custom'.
         boolean custom = ramp != null || rateFactor != null || startRate != null || maxRate != null
-                || stepS != null || settleS != null || warmupS != null;
+                || stepS != null || settleS != null || warmupS != null
+                || (allCopies != null && allCopies != p.allCopies());
         Ramp r = ramp != null ? Usage.parseEnum(spec, Ramp.class, ramp, "--ramp") : p.ramp();
         double factor = rateFactor != null ? rateFactor
                 : (p.ramp() == Ramp.GEOMETRIC ? p.rateFactor() : GEOMETRIC_FALLBACK_FACTOR);
@@ -77,6 +98,15 @@ final class PlanOptions {
         }
         if (maxRate != null) {
             b.maxRate(maxRate);
+        }
+        if (idleHoldS != null) {
+            b.idleHoldS(idleHoldS);
+        }
+        if (connectRatePerS != null) {
+            b.connectRatePerS(connectRatePerS);
+        }
+        if (allCopies != null) {
+            b.allCopies(allCopies);
         }
         return Usage.parse(spec, null, b::build);
     }

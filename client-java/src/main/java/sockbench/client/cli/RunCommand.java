@@ -133,6 +133,7 @@ public final class RunCommand implements Callable<Integer> {
         Thresholds limits = thresholds.thresholds(spec);
         connection.check(spec);
         ServerInfo serverInfo = server.server(server.ready(spec), target);
+        List<Long> idlePids = server.idleSampledPids(spec);
         List<Integer> clientCpus = ProcFiles.allowedCpus("self");
         int cores = ProcFiles.cpuCount(clientCpus);
         List<InetAddress> sources = Usage.parse(spec, "--source-addresses", () -> SourceAddresses.parse(sourceAddresses, target));

@@ -17,6 +17,12 @@ final class ServerOptions {
             description = "Server process id: samples its CPU %% and RSS from /proc/PID/stat and /proc/PID/statm. Default: none (null in results).")
     Long serverPid;
 
+    @Option(names = "--server-pids", paramLabel = "PID,...", split = ",",
+            description = "Every process serving the SockJS app (supervisor/primary and workers), each >= 1: their RSS and CPU "
+                    + "are SUMMED for each level's idle record (memory per session, idle CPU during --idle-hold-s). "
+                    + "Default: the --server-pid alone.")
+    List<Long> serverPids;
+
     @Option(names = "--server-ready", paramLabel = "LINE",
             description = "The server's READY line, verbatim; its key=value tokens go to server.ready and give name/runtime/version/codec/mode. Default: none (runtime_version 'unknown', codec and mode null).")
     String serverReady;
@@ -32,6 +38,19 @@ final class ServerOptions {
 
     @Option(names = "--label", paramLabel = "TEXT", description = "Legend label. Default: '<server> · <runtime> <version> · <codec> · <mode>'.")
     String label;
+
+    /**
+     * The processes whose RSS and CPU the idle record sums: --server-pids, else --server-pid, else none
+     * (a pid below 1 is a usage error).
+     */
+    List<Long> idleSampledPids(CommandSpec spec) {
+        if (serverPids != null) {
+            Usage.require(spec, !serverPids.isEmpty() && serverPids.stream().allMatch(p -> p != null && p >= 1),
+                    "--server-pids: a comma list of process ids, each >= 1");
+            return List.copyOf(serverPids);
+        }
+        return serverPid == null ? List.of() : List.of(serverPid);
+    }
 
     /** The READY line, parsed (a usage error when it is not one), or null without --server-ready. */
     ReadyLine ready(CommandSpec spec) {

@@ -23,9 +23,12 @@ public final class ProfileListWriter {
      * Optional CLI abilities a caller may test for: {@code level-start-rates} is
      * {@code --level-start-rates}, {@code adaptive-level-start} the per-profile
      * {@code next_level_start_fraction} (and {@code --no-adaptive-start}), {@code client-ceilings} is
-     * {@code --client-ceilings} (a level ends at the client's measured ceiling, not at max_rate).
+     * {@code --client-ceilings} (a level ends at the client's measured ceiling, not at max_rate), {@code sessions}
+     * the all-copies verdict, idle hold and paced connect ({@code --[no-]all-copies}, {@code --idle-hold-s},
+     * {@code --connect-rate}, {@code --server-pids}).
      */
-    public static final List<String> FEATURES = List.of("level-start-rates", "adaptive-level-start", "client-ceilings");
+    public static final List<String> FEATURES = List.of("level-start-rates", "adaptive-level-start", "client-ceilings",
+            "sessions");
 
     public void write(Writer out) throws IOException {
         try (JsonGenerator g = JsonResultWriter.FACTORY.createGenerator(out)) {
@@ -83,6 +86,9 @@ public final class ProfileListWriter {
             g.writeNumberField("next_level_start_fraction", p.nextLevelStartFraction());
         }
         g.writeNumberField("later_repetition_start_fraction", profile.laterRepetitionStartFraction());
+        g.writeBooleanField("all_copies", p.allCopies());
+        g.writeNumberField("idle_hold_s", p.idleHoldS());
+        g.writeNumberField("connect_rate_per_s", p.connectRatePerS());
         g.writeEndObject();
     }
 }

@@ -67,7 +67,20 @@ public enum Profile {
     WARMUP(new Spec("The runner's unrecorded warm-up pass before each measured run: level 50, x2 steps from 200 to 3200 msgs/s, 1 s points + 0.2 s settle")
             .plan(p -> p.levels(50).geometric(2.0).startRate(200).maxRate(3200)
                     .stepS(1).settleS(0.2).warmupS(0.5).nextLevelStartFraction(0.25))
-            .confirm(true).refineSteps(4).laterRepetitionStartFraction(0.5));
+            .confirm(true).refineSteps(4).laterRepetitionStartFraction(0.5)),
+    /**
+     * Sessions at scale: 1,000 to 100,000 websocket sessions per level, each level opened at a paced
+     * 2,000 connects/s, held idle for 30 s (longer than SockJS's 25 s default heartbeat, so every
+     * session gets one: memory per session, idle CPU), then ramped ×2 from 1 msg/s judged by the
+     * latency of EVERY copy (all-copies p99), since at these sizes the fan-out, not the sender's own
+     * copy, is what a user waits for. Levels above one process's share need agents and workers
+     * (the runner groups them).
+     */
+    SESSIONS(new Spec("Sessions at scale: 1,000 to 100,000 sessions, paced connect (2,000/s), 30 s idle hold, x2 steps from 1 msg/s judged by every copy's p99, 2 s points + 0.5 s settle")
+            .plan(p -> p.levels(1000, 2000, 5000, 10000, 19000, 50000, 100000).geometric(2.0).startRate(1)
+                    .maxRate(100_000).stepS(2).settleS(0.5).warmupS(0.5).nextLevelStartFraction(0.25)
+                    .allCopies(true).idleHoldS(30).connectRatePerS(2000))
+            .confirm(true).refineSteps(3).laterRepetitionStartFraction(0.5));
 
     private final Spec spec;
 

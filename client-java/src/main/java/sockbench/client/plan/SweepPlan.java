@@ -21,10 +21,21 @@ import java.util.Objects;
  * @param nextLevelStartFraction each level after the first starts at this fraction of the rate the
  *                   previous level's knee predicts for it ({@code sweep/LevelStart}), 0 &lt; x ≤ 1; null = every
  *                   level starts at {@code startRate} (always null for the additive ramp)
+ * @param allCopies  time every copy every session receives (not only the sender's own) and judge points by
+ *                   the fan-out verdict ({@code stats/PointRules#classifyFanout}); false = today's own-copy verdict
+ * @param idleHoldS  seconds each level's sessions are held idle after connecting, before the first point
+ *                   (memory per session, idle CPU, heartbeats), 0..{@value #MAX_IDLE_HOLD_S}; 0 = no hold
+ * @param connectRatePerS new connections started per second while a level opens, 0..{@value #MAX_CONNECT_RATE_PER_S}
+ *                   connects/s, paced across the I/O threads; 0 = unpaced (only the connect concurrency limits it)
  */
 public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,
                         double startRate, double stepS, double settleS, double warmupS, double maxRate,
-                        Double nextLevelStartFraction) {
+                        Double nextLevelStartFraction, boolean allCopies, double idleHoldS, double connectRatePerS) {
+
+    /** Upper bound of {@code idleHoldS}, seconds (an hour: longer holds are a soak test, not a sweep). */
+    public static final int MAX_IDLE_HOLD_S = 3600;
+    /** Upper bound of {@code connectRatePerS}, connects/s. */
+    public static final int MAX_CONNECT_RATE_PER_S = 1_000_000;
 
     public SweepPlan {
         Objects.requireNonNull(profile);
@@ -46,6 +57,18 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
             throw new IllegalArgumentException("next level start fraction must be in (0, 1] and needs the geometric ramp, got "
                     + nextLevelStartFraction);
         }
+        if (!(idleHoldS >= 0 && idleHoldS <= MAX_IDLE_HOLD_S)) {
+            throw new IllegalArgumentException("idle hold must be 0.." + MAX_IDLE_HOLD_S + " s, got " + idleHoldS);
+        }
+        if (!(connectRatePerS >= 0 && connectRatePerS <= MAX_CONNECT_RATE_PER_S)) {
+            throw new IllegalArgumentException("connect rate must be 0.." + MAX_CONNECT_RATE_PER_S
+                    + " connects/s (0 = unpaced), got " + connectRatePerS);
+        }
+    }
+
+    /** The verdict the result records: {@code all_copies_p99} with all-copies timing, else {@code own_mean}. */
+    public String verdict() {
+        return allCopies ? "all_copies_p99" : "own_mean";
     }
 
     /** The additive step at concurrency {@code n}: max(1, 1000/N) with integer division, messages/s. */
@@ -97,12 +120,14 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
     public Builder toBuilder() {
         return new Builder().profile(profile).levels(levels).ramp(ramp).rateFactor(rateFactor).startRate(startRate)
                 .stepS(stepS).settleS(settleS).warmupS(warmupS).maxRate(maxRate)
-                .nextLevelStartFraction(nextLevelStartFraction);
+                .nextLevelStartFraction(nextLevelStartFraction).allCopies(allCopies).idleHoldS(idleHoldS)
+                .connectRatePerS(connectRatePerS);
     }
 
     /**
      * Named steps instead of ten positional numbers; units and ranges as in the record. A field
-     * left unset is NaN (or null) and fails the record's checks, so none can be forgotten silently.
+     * left unset is NaN (or null) and fails the record's checks, so none can be forgotten silently;
+     * the sessions fields (all copies, idle hold, connect pacing) default to off, today's behaviour.
      */
     public static final class Builder {
         private String profile;
@@ -115,6 +140,9 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
         private double warmupS = Double.NaN;
         private double maxRate = Double.NaN;
         private Double nextLevelStartFraction;
+        private boolean allCopies;
+        private double idleHoldS;
+        private double connectRatePerS;
 
         private Builder() {
         }
@@ -184,9 +212,27 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
             return this;
         }
 
+        /** Time every copy and judge by the fan-out verdict; default false. */
+        public Builder allCopies(boolean on) {
+            this.allCopies = on;
+            return this;
+        }
+
+        /** Idle hold after each level connects, seconds, 0..3600; default 0. */
+        public Builder idleHoldS(double seconds) {
+            this.idleHoldS = seconds;
+            return this;
+        }
+
+        /** Connects started per second, 0..1,000,000; default 0 (unpaced). */
+        public Builder connectRatePerS(double perS) {
+            this.connectRatePerS = perS;
+            return this;
+        }
+
         public SweepPlan build() {
             return new SweepPlan(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
-                    nextLevelStartFraction);
+                    nextLevelStartFraction, allCopies, idleHoldS, connectRatePerS);
         }
     }
 }

@@ -91,10 +91,10 @@ class MainTest {
                 features.toString());
         List<String> names = new ArrayList<>();
         doc.get("profiles").forEach(p -> names.add(p.get("name").asText()));
-        assertEquals(List.of("smoke", "quick", "standard", "legacy", "full", "warmup"), names);
+        assertEquals(List.of("smoke", "quick", "standard", "legacy", "full", "warmup", "sessions"), names);
         List<String> keys = List.of("name", "description", "levels", "ramp", "rate_factor", "rate_step", "start_rate",
                 "max_rate", "step_s", "settle_s", "warmup_s", "confirm", "refine_steps", "next_level_start_fraction",
-                "later_repetition_start_fraction");
+                "later_repetition_start_fraction", "all_copies", "idle_hold_s", "connect_rate_per_s");
         for (JsonNode p : doc.get("profiles")) {
             List<String> got = new ArrayList<>();
             p.fieldNames().forEachRemaining(got::add);
@@ -117,6 +117,26 @@ class MainTest {
         assertTrue(legacy.get("rate_factor").isNull());
         assertEquals("max(1, 1000/N)", legacy.get("rate_step").asText());
         assertTrue(legacy.get("next_level_start_fraction").isNull(), "legacy keeps the original schedule");
+        assertEquals(false, legacy.get("all_copies").asBoolean());
+        JsonNode sessions = doc.get("profiles").get(6);
+        assertEquals(true, sessions.get("all_copies").asBoolean());
+        assertEquals(30.0, sessions.get("idle_hold_s").asDouble());
+        assertEquals(2000.0, sessions.get("connect_rate_per_s").asDouble());
+    }
+
+    @Test
+    void sessionOptionsOutsideTheirRangesAreUsageErrors() {
+        String url = "http://127.0.0.1:1/broadcast";
+        for (String[] bad : new String[][] {{"--idle-hold-s", "-1"}, {"--idle-hold-s", "3601"},
+            {"--connect-rate", "-5"}, {"--connect-rate", "2e6"}, {"--server-pids", "1,x"}, {"--server-pids", "0"}}) {
+            Outcome o = run("--url", url, "--profile", "sessions", "--levels", "2", "--out", "/dev/null", bad[0], bad[1]);
+            assertEquals(2, o.exit(), String.join(" ", bad) + ": " + o.err());
+            assertTrue(o.err().contains("Usage:"), o.err());
+        }
+        Outcome help = run("--help");
+        for (String flag : new String[] {"--idle-hold-s", "--connect-rate", "--[no-]all-copies", "--server-pids"}) {
+            assertTrue(help.out().contains(flag), "help mentions " + flag);
+        }
     }
 
     @Test

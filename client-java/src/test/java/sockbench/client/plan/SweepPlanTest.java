@@ -73,6 +73,52 @@ class SweepPlanTest {
     }
 
     @Test
+    void sessionsPacesItsConnectsHoldsIdleAndTimesEveryCopy() {
+        SweepPlan p = Profile.SESSIONS.plan();
+        assertEquals("sessions", p.profile());
+        assertEquals(List.of(1000, 2000, 5000, 10000, 19000, 50000, 100000), p.levels());
+        assertEquals(Ramp.GEOMETRIC, p.ramp());
+        assertEquals(2.0, p.rateFactor());
+        assertEquals(1, p.startRate());
+        assertEquals(100_000, p.maxRate());
+        assertEquals(2, p.stepS());
+        assertEquals(0.5, p.warmupS());
+        assertEquals(0.5, p.settleS());
+        assertEquals(0.25, p.nextLevelStartFraction());
+        assertEquals(3, Profile.SESSIONS.refineSteps());
+        assertTrue(Profile.SESSIONS.confirm());
+        assertEquals(0.5, Profile.SESSIONS.laterRepetitionStartFraction());
+        assertTrue(p.allCopies());
+        assertEquals("all_copies_p99", p.verdict());
+        assertEquals(30, p.idleHoldS(), "longer than SockJS's 25 s heartbeat");
+        assertEquals(2000, p.connectRatePerS());
+    }
+
+    @Test
+    void everyOtherProfileKeepsTodaysOwnCopyVerdictWithoutHoldOrPacing() {
+        for (Profile profile : Profile.values()) {
+            if (profile == Profile.SESSIONS) {
+                continue;
+            }
+            SweepPlan p = profile.plan();
+            assertEquals(false, p.allCopies(), profile.jsonName());
+            assertEquals("own_mean", p.verdict(), profile.jsonName());
+            assertEquals(0, p.idleHoldS(), profile.jsonName());
+            assertEquals(0, p.connectRatePerS(), profile.jsonName());
+        }
+    }
+
+    @Test
+    void idleHoldAndConnectRateOutsideTheirRangesAreRejected() {
+        SweepPlan.Builder b = Profile.SESSIONS.plan().toBuilder();
+        assertThrows(IllegalArgumentException.class, () -> b.idleHoldS(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> b.idleHoldS(3601).build());
+        assertThrows(IllegalArgumentException.class, () -> Profile.SESSIONS.plan().toBuilder().connectRatePerS(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> Profile.SESSIONS.plan().toBuilder().connectRatePerS(1e6 + 1).build());
+        assertEquals(Profile.SESSIONS.plan(), Profile.SESSIONS.plan().toBuilder().build(), "toBuilder keeps the new fields");
+    }
+
+    @Test
     void everyProfileBuildsItsPlanUnderItsOwnName() {
         for (Profile profile : Profile.values()) {
             assertEquals(profile.jsonName(), profile.plan().profile());
