@@ -5,8 +5,8 @@
 #   make test-python-pypy      the same on PyPy
 #   make test-python           both
 #   make serve-cpython         run the server in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1
-#                              WORKERS=N BROKER=redis://HOST:PORT/DB; WORKERS > 1 without BROKER
-#                              starts a private redis-server, see docs/contract/make.mk)
+#                              SESSIONS=N WORKERS=N BROKER=redis://HOST:PORT/DB; WORKERS > 1 without
+#                              BROKER starts a private redis-server, see docs/contract/make.mk)
 #   make serve-pypy            the same on PyPy
 
 PY_DIR        := $(ROOT)/server-python
@@ -22,7 +22,7 @@ SETUP_TARGETS += setup-python
 TEST_TARGETS  += test-python-cpython test-python-pypy
 HELP_LINES += "make setup-python     both Python venvs: .venv-cpython (CPython 3.11) and .venv-pypy (PyPy 3)" \
               "make test-python      server-python unit + conformance tests on both interpreters, every usable codec" \
-              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1 WORKERS=N BROKER=redis://...)" \
+              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1 SESSIONS=N WORKERS=N BROKER=redis://...)" \
               "make serve-pypy       the same on PyPy"
 
 .PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
@@ -89,7 +89,9 @@ test-python-cpython: $(STAMPS)/python-cpython setup-redis
 test-python-pypy: $(STAMPS)/python-pypy setup-redis
 	@$(call py-test,$(VENV_PYPY))
 
-PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive)
+# SESSIONS=N: --sessions N, the open-files check at start (README "Many sessions").
+PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive) \
+                $(if $(SESSIONS),--sessions $(SESSIONS))
 
 # WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (docs/contract/make.mk);
 # WORKERS > 1 without BROKER runs under a private redis-server.

@@ -13,7 +13,8 @@ from typing import Callable, List, Optional
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
 from .protocol.transports import DEFAULT_SOCKJS_URL
 from .protocol.session_budget import (MAX_SESSIONS, MIN_SESSIONS, SESSION_BYTES,
-                                      default_max_sessions)
+                                      default_max_sessions, max_sessions_for_share)
+from . import open_files
 from .scaleout.broker_url import BrokerUrlError, parse_broker_url
 from .scaleout.settings import MAX_WORKERS, ScaleOut, worker_from_environment
 from .tornado_io.shedding import DEFAULT_MAX_TOTAL_BUFFER
@@ -38,6 +39,8 @@ _port = _int_between(0, 65535)
 _bytes = _int_between(1024, 2 ** 40, " bytes")
 _workers = _int_between(1, MAX_WORKERS)
 _sessions = _int_between(MIN_SESSIONS, MAX_SESSIONS)
+_expected_sessions = _int_between(open_files.MIN_EXPECTED_SESSIONS,
+                                  open_files.MAX_EXPECTED_SESSIONS, " sessions")
 
 
 def _seconds(value: str) -> float:
@@ -123,6 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "%d bytes per session = %d with the default budget)"
                         % (MIN_SESSIONS, MAX_SESSIONS, SESSION_BYTES,
                            default_max_sessions(DEFAULT_MAX_TOTAL_BUFFER)))
+    p.add_argument("--sessions", type=_expected_sessions, default=None, metavar="N",
+                   help="sessions the server (all its workers together) is expected to hold, "
+                        "%d-%d: at start the soft open-files limit is raised to the hard one "
+                        "and the server refuses to start (one line, exit 2) when one process's "
+                        "share, ceil(N / workers) + %d, does not fit; without --max-sessions "
+                        "the session budget grows to hold that share (default: none, no check)"
+                        % (open_files.MIN_EXPECTED_SESSIONS, open_files.MAX_EXPECTED_SESSIONS,
+                           open_files.SPARE))
     p.add_argument("--status-file", type=_status_path, default=None, metavar="PATH",
                    help="keep the pids of the workers accepting connections in this JSON "
                         "file, replaced atomically on every change and removed at exit "
@@ -141,6 +152,27 @@ def build_parser() -> argparse.ArgumentParser:
                         "server process pointed at the same Redis and DB is one broadcast "
                         "domain (docs/protocol.md section 6; default: none)")
     return p
+
+
+def _open_files_refusal(sessions: int, workers: int) -> Optional[str]:
+    """Raise the open-files limit, then the line to refuse with when one
+    serving process's share of ``sessions`` still does not fit (None: it
+    fits, or the platform has no limit to check, which is said on stderr)."""
+    limit = open_files.raise_limit()
+    if limit is None:
+        print("server-python: this platform has no open-files limit to check; "
+              "--sessions %d taken as is" % sessions, file=sys.stderr, flush=True)
+        return None
+    return open_files.refusal("server-python", sessions, workers, limit)
+
+
+def _max_sessions(args: argparse.Namespace, workers: int) -> Optional[int]:
+    """--max-sessions as given; else, with --sessions, a budget that holds
+    this process's share; else None (the memory budget's default)."""
+    if args.max_sessions is not None or args.sessions is None:
+        return args.max_sessions
+    return max_sessions_for_share(open_files.share(args.sessions, workers),
+                                  args.max_total_buffer)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -165,6 +197,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         scale = ScaleOut(workers=args.workers, broker=args.broker)
     logging.basicConfig(stream=sys.stderr, level=getattr(logging, args.log_level.upper()),
                         format=scale.log_format)
+    if args.sessions is not None:
+        refused = _open_files_refusal(args.sessions, scale.workers)
+        if refused:
+            print(refused, file=sys.stderr, flush=True)
+            return 2
     try:
         codec = select_codec(args.json)
     except CodecError as e:
@@ -184,7 +221,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     limits = ServerLimits(max_session_buffer=args.max_session_buffer,
                           max_total_buffer=args.max_total_buffer,
                           header_timeout=args.header_timeout,
-                          max_sessions=args.max_sessions)
+                          max_sessions=_max_sessions(args, scale.workers))
     mounts = functools.partial(default_mounts, sockjs_url=args.sockjs_url)
     return serve(host=args.host, port=args.port, heartbeat=args.heartbeat, codec=codec,
                  mounts=mounts, limits=limits,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shlex
 import sys
 from typing import Dict, Optional, Sequence, Tuple
@@ -19,6 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from sockbench_contract.procfs import rss_bytes  # noqa: E402  (re-exported for the tools)
 from sockbench_contract.server_launch import ServerProcess  # noqa: E402
+from sockbench_server import open_files  # noqa: E402
 
 __all__ = ["MiB", "ServerProcess", "add_server_args", "check_server_args", "raise_fd_limit",
            "rss_bytes", "rss_summary", "start_or_attach", "start_server", "stop_server"]
@@ -79,12 +79,9 @@ def rss_summary(r: Dict) -> str:
 
 
 def raise_fd_limit(want: int, tool: str) -> None:
-    """At least ``want`` file descriptors for this process, or exit saying so."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < want:
-        new_hard = hard if hard == resource.RLIM_INFINITY or hard >= want else want
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, new_hard))
-        except (ValueError, OSError) as e:
-            raise SystemExit("%s: cannot raise the descriptor limit to %d (%s); "
-                             "raise 'ulimit -n'" % (tool, want, e))
+    """At least ``want`` file descriptors for this process, or exit saying so
+    (the server's own way of raising the limit, sockbench_server/open_files.py)."""
+    limit = open_files.raise_limit(want)
+    if limit is not None and limit < want:
+        raise SystemExit("%s: cannot raise the descriptor limit to %d (it stays at %d); "
+                         "raise 'ulimit -n'" % (tool, want, limit))

@@ -37,6 +37,16 @@ def default_max_sessions(memory_budget: int) -> int:
     return max(MIN_SESSIONS, min(MAX_SESSIONS, memory_budget // SESSION_BYTES))
 
 
+def max_sessions_for_share(share: int, memory_budget: int) -> int:
+    """The default budget of a process told (``--sessions``) that it will
+    hold ``share`` sessions: room for them and a quarter more - the kernel's
+    SO_REUSEPORT hash does not split connections exactly evenly between
+    workers, and a benchmark level's sessions may still be closing when the
+    next level's open - never below :func:`default_max_sessions`."""
+    return max(default_max_sessions(memory_budget),
+               min(MAX_SESSIONS, share + -(-share // 4)))
+
+
 class SessionBudget:
     """Counts the sessions of a process against ``limit`` (sessions, > 0;
     None: no limit). Services call :meth:`take` when they create a session

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from serverproc import ServerProcess
+from sockbench_server import open_files
 from sockbench_server.protocol.wsframes import pop_frames
 from wsclient import mask_payload
 
@@ -27,17 +28,14 @@ DEADLINE = 120.0  # seconds for the whole test; it takes a few on an idle machin
 @pytest.fixture
 def many_fds():
     """Raise RLIMIT_NOFILE for this process and the server it starts (the
-    child inherits it). We run as root in CI, so the hard limit can rise."""
+    child inherits it), the server's own way (open_files.raise_limit). We
+    run as root in CI, so the hard limit can rise."""
     before = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = 3 * SESSIONS
-    soft, hard = before
-    if soft < want:
-        new_hard = hard if hard == resource.RLIM_INFINITY or hard >= want else want
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, new_hard))
-        except (ValueError, OSError) as e:
-            pytest.fail("cannot raise the descriptor limit to %d (%s): run as root "
-                        "or raise 'ulimit -n'" % (want, e))
+    limit = open_files.raise_limit(want)
+    if limit is not None and limit < want:
+        pytest.fail("cannot raise the descriptor limit to %d (it stays at %d): run as root "
+                    "or raise 'ulimit -n'" % (want, limit))
     yield
     resource.setrlimit(resource.RLIMIT_NOFILE, before)
 
