@@ -38,6 +38,7 @@ function main(argv) {
     process.stderr.write(`broadcast.js: ${refused}\n`);
     process.exit(2);
   }
+  if (settings.sessions !== null) checkOpenFiles(settings.sessions, settings.workers);
 
   // Loaded only now, so --help and usage errors work before `make setup`
   // has installed node_modules.
@@ -52,6 +53,23 @@ function main(argv) {
   if (cluster.isPrimary && settings.workers > 1) runClusterPrimary(settings);
   else if (cluster.isWorker && process.env[STANDBY_ENV] === '1') runStandby(settings);
   else runServingProcess(settings);
+}
+
+// --sessions N: before anything listens or forks, one line and exit 2 when one
+// serving process's share does not fit the open-files limit (src/open-files.js).
+function checkOpenFiles(sessions, workers) {
+  const { softLimit, refusalLine } = require('./src/open-files');
+  const limit = softLimit();
+  if (limit === null) {
+    process.stderr.write(`server-node: the open-files limit cannot be read here (no /proc/self/limits); ` +
+      `--sessions ${sessions} taken as is\n`);
+    return;
+  }
+  const refused = refusalLine('server-node', sessions, workers, limit);
+  if (refused !== null) {
+    process.stderr.write(`${refused}\n`);
+    process.exit(2);
+  }
 }
 
 // A standby worker (src/cluster-primary.js): everything a worker needs

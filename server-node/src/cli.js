@@ -6,7 +6,10 @@
 const { parseArgs } = require('node:util');
 const { parseBrokerUrl, BrokerUrlError } = require('./broker-url');
 const { statusFileProblem } = require('./status-file');
-const { DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS } = require('./session-budget-default');
+const {
+  DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS, maxSessionsForShare,
+} = require('./session-budget-default');
+const { MIN_EXPECTED_SESSIONS, MAX_EXPECTED_SESSIONS, SPARE, share } = require('./open-files');
 
 const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
 
@@ -35,7 +38,8 @@ const MAX_WORKERS = 64;
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
                                     [--naive] [--max-session-buffer BYTES]
-                                    [--max-sessions N] [--header-timeout SECONDS] [--workers N]
+                                    [--max-sessions N] [--sessions N]
+                                    [--header-timeout SECONDS] [--workers N]
                                     [--broker redis://HOST:PORT/DB] [--status-file PATH]
                                     [--sockjs-url URL] [--help]
 
@@ -61,6 +65,11 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        together (websockets too); a request that would create one
                        more is answered HTTP 503; integer ${MIN_SESSIONS}-${MAX_SESSIONS}
                        (default ${DEFAULT_MAX_SESSIONS}, per worker: README "Session budget")
+  --sessions N         sessions the server (every worker together) is expected to
+                       hold, integer ${MIN_EXPECTED_SESSIONS}-${MAX_EXPECTED_SESSIONS}: refuses to start (one line, exit 2)
+                       when one process's share, ceil(N / workers) + ${SPARE}, exceeds the
+                       open-files limit; without --max-sessions the session budget
+                       grows to hold that share (default: none, no check)
   --header-timeout SECONDS
                        a connection must send its complete request headers, and a
                        websocket client complete its handshake, within this time or
@@ -91,6 +100,7 @@ const DEFAULTS = Object.freeze({
   workers: 1,
   broker: null,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  sessions: null,
   headerTimeoutSeconds: 10,
   statusFile: null,
   sockjsUrl: SOCKJS_NODE_DEFAULT_URL,
@@ -105,7 +115,8 @@ class UsageError extends Error {}
  *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
  *           maxSessionBufferBytes: number, workers: number,
  *           broker: import('./broker-url').BrokerAddress | null,
- *           maxSessions: number, headerTimeoutSeconds: number, statusFile: string | null}}
+ *           maxSessions: number, sessions: number | null, headerTimeoutSeconds: number,
+ *           statusFile: string | null}}
  * @throws {UsageError} on an unknown flag, a missing value, a positional
  *         argument or a value out of range
  */
@@ -126,6 +137,7 @@ function parseCommandLine(argv) {
         workers: { type: 'string' },
         broker: { type: 'string' },
         'max-sessions': { type: 'string' },
+        sessions: { type: 'string' },
         'header-timeout': { type: 'string' },
         'status-file': { type: 'string' },
         'sockjs-url': { type: 'string' },
@@ -138,6 +150,8 @@ function parseCommandLine(argv) {
   }
   if (values.help) return { help: true };
 
+  const workers = parseWorkers(values.workers);
+  const sessions = parseSessions(values.sessions);
   return {
     help: false,
     host: parseHost(values.host),
@@ -146,9 +160,10 @@ function parseCommandLine(argv) {
     logLevel: parseLogLevel(values['log-level']),
     mode: values.naive ? 'naive' : DEFAULTS.mode,
     maxSessionBufferBytes: parseSessionBuffer(values['max-session-buffer']),
-    workers: parseWorkers(values.workers),
+    workers,
     broker: parseBroker(values.broker),
-    maxSessions: parseMaxSessions(values['max-sessions']),
+    maxSessions: parseMaxSessions(values['max-sessions'], sessions, workers),
+    sessions,
     headerTimeoutSeconds: parseHeaderTimeout(values['header-timeout']),
     statusFile: parseStatusFile(values['status-file']),
     sockjsUrl: parseSockjsUrl(values['sockjs-url']),
@@ -177,12 +192,25 @@ function parseWorkers(text) {
   return workers;
 }
 
-function parseMaxSessions(text) {
-  if (text === undefined) return DEFAULTS.maxSessions;
+// Without --max-sessions, --sessions N sizes the budget to this process's share.
+function parseMaxSessions(text, expectedSessions, workers) {
+  if (text === undefined) {
+    return expectedSessions === null ? DEFAULTS.maxSessions : maxSessionsForShare(share(expectedSessions, workers));
+  }
   const sessions = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
   if (!(sessions >= MIN_SESSIONS && sessions <= MAX_SESSIONS)) {
     throw new UsageError(`--max-sessions: expected an integer ${MIN_SESSIONS}-${MAX_SESSIONS} (sessions), ` +
       `got ${JSON.stringify(text)}`);
+  }
+  return sessions;
+}
+
+function parseSessions(text) {
+  if (text === undefined) return DEFAULTS.sessions;
+  const sessions = /^[0-9]{1,8}$/.test(text) ? Number(text) : NaN;
+  if (!(sessions >= MIN_EXPECTED_SESSIONS && sessions <= MAX_EXPECTED_SESSIONS)) {
+    throw new UsageError(`--sessions: expected an integer ${MIN_EXPECTED_SESSIONS}-${MAX_EXPECTED_SESSIONS} ` +
+      `(sessions of all workers together), got ${JSON.stringify(text)}`);
   }
   return sessions;
 }

@@ -13,7 +13,7 @@ describe('parseCommandLine', () => {
     assert.deepEqual(DEFAULTS, {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
       mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
-      maxSessions: DEFAULT_MAX_SESSIONS, headerTimeoutSeconds: 10, statusFile: null,
+      maxSessions: DEFAULT_MAX_SESSIONS, sessions: null, headerTimeoutSeconds: 10, statusFile: null,
       sockjsUrl: 'https://cdn.jsdelivr.net/npm/sockjs-client@1/dist/sockjs.min.js',
     });
     assert.equal(DEFAULT_MAX_SESSIONS, 4096, '128 MiB / 32 KiB per session (README "Session budget")');
@@ -23,13 +23,13 @@ describe('parseCommandLine', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
         '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
-        '--max-sessions', '7', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`,
+        '--max-sessions', '7', '--sessions=20000', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`,
         '--sockjs-url', 'http://127.0.0.1:9/sockjs.min.js']),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
         mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
         broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
-        maxSessions: 7, headerTimeoutSeconds: 1.5, statusFile: `${require('node:os').tmpdir()}/status.json`,
+        maxSessions: 7, sessions: 20000, headerTimeoutSeconds: 1.5, statusFile: `${require('node:os').tmpdir()}/status.json`,
         sockjsUrl: 'http://127.0.0.1:9/sockjs.min.js',
       });
     assert.equal(parseCommandLine(['--sockjs-url=/vendor/sockjs.js']).sockjsUrl, '/vendor/sockjs.js');
@@ -72,6 +72,10 @@ describe('parseCommandLine', () => {
     'max sessions zero': [['--max-sessions', '0'], /--max-sessions/],
     'max sessions above the range': [['--max-sessions', String(MAX_SESSIONS + 1)], /--max-sessions/],
     'max sessions not an integer': [['--max-sessions', '1e3'], /--max-sessions/],
+    'sessions zero': [['--sessions', '0'], /--sessions/],
+    'sessions above the range': [['--sessions', '10000001'], /--sessions/],
+    'sessions not an integer': [['--sessions', '1e3'], /--sessions/],
+    'sessions negative': [['--sessions=-5'], /--sessions/],
     'status file in a missing directory': [['--status-file', '/nonexistent-dir/status.json'], /--status-file: .*does not exist/],
     'status file empty': [['--status-file='], /--status-file/],
     'session buffer missing value': [['--max-session-buffer'], /--max-session-buffer/],

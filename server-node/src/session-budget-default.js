@@ -19,4 +19,16 @@ const MAX_SESSIONS = 1000000;
 /** Sessions per process (per worker with --workers): 128 MiB / 32 KiB = 4,096. */
 const DEFAULT_MAX_SESSIONS = SESSION_MEMORY_BUDGET_BYTES / SESSION_BYTES;
 
-module.exports = { DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS, SESSION_BYTES, SESSION_MEMORY_BUDGET_BYTES };
+/**
+ * The default budget of a process told (--sessions) that it will hold `share`
+ * sessions: room for them and a quarter more - the primary hands connections
+ * round-robin, but a benchmark level's sessions may still be closing when the
+ * next level's open - never below DEFAULT_MAX_SESSIONS.
+ */
+function maxSessionsForShare(share) {
+  return Math.max(DEFAULT_MAX_SESSIONS, Math.min(MAX_SESSIONS, share + Math.ceil(share / 4)));
+}
+
+module.exports = {
+  DEFAULT_MAX_SESSIONS, MIN_SESSIONS, MAX_SESSIONS, SESSION_BYTES, SESSION_MEMORY_BUDGET_BYTES, maxSessionsForShare,
+};
