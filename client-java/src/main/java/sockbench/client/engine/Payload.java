@@ -213,4 +213,38 @@ public final class Payload {
         }
         return k;
     }
+
+    /**
+     * The seq field starting at {@code b[from]} (digits up to a colon), the one field an all-copies
+     * receiver parses in another client's copy. Up to seven digits are found with one word
+     * ({@link #packedFieldDigits}) when eight bytes are left in the buffer; longer ones, or a field
+     * near the buffer's end, the plain way.
+     *
+     * @return the seq, or -1 when the field is not digits followed by a colon before {@code end}
+     */
+    public static long parseSeq(byte[] b, int from, int end) {
+        int digits = from + 8 <= b.length ? packedFieldDigits(word(b, from)) : 0;
+        if (digits != 0) {
+            if (from + digits >= end) {
+                return -1;
+            }
+            long v = 0;
+            for (int i = from; i < from + digits; i++) {
+                v = v * 10 + (b[i] - '0');
+            }
+            return v;
+        }
+        long v = 0;
+        int i = from;
+        int limit = Math.min(end, from + 19);
+        byte c;
+        while (i < limit && (c = b[i]) != ':') {
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+            i++;
+        }
+        return i == from || i >= end || b[i] != ':' ? -1 : v;
+    }
 }

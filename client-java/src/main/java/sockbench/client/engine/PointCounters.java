@@ -52,7 +52,18 @@ public final class PointCounters {
          * ({@link FrameCounts}), so polls during the point read 0.
          */
         FRAMES_IN_WINDOW,
-        FRAME_MESSAGES_IN_WINDOW;
+        FRAME_MESSAGES_IN_WINDOW,
+        /**
+         * All-copies points only: copies of measured messages due in the window's first half, and
+         * their latencies summed (µs), for the backlog rule on every copy ({@link #fanoutFirstHalfMeanMs}).
+         */
+        FANOUT_FIRST_HALF_SAMPLES,
+        FANOUT_FIRST_HALF_SUM_MICROS,
+        /** The same for the second half. */
+        FANOUT_SECOND_HALF_SAMPLES,
+        FANOUT_SECOND_HALF_SUM_MICROS,
+        /** All-copies points only: copies of messages past {@link CopyCompletion#MAX_TRACKED_MESSAGES} (timed, completion not tracked). */
+        COMPLETION_UNTRACKED;
 
         private static final Count[] ALL = values();
     }
@@ -69,17 +80,36 @@ public final class PointCounters {
      * connection that received a frame), so that agents' connections merge value by value.
      */
     public final Histogram connectionMeanHundredths;
+    /**
+     * All-copies points only (empty otherwise): every copy of every measured message any connection
+     * received, µs from the message's due time in the schedule to the copy's arrival (corrected).
+     */
+    public final Histogram fanoutMicros;
+    /** All-copies points only: each measured message's copies and slowest copy; null otherwise. */
+    CopyCompletion completion;
 
     public PointCounters() {
         this(LatencySummary.newHistogram(), LatencySummary.newHistogram(), MessagesPerFrame.newHistogram(),
-                MessagesPerFrame.newHistogram());
+                MessagesPerFrame.newHistogram(), LatencySummary.newHistogram());
     }
 
-    private PointCounters(Histogram corrected, Histogram uncorrected, Histogram perFrame, Histogram connectionMeans) {
+    private PointCounters(Histogram corrected, Histogram uncorrected, Histogram perFrame, Histogram connectionMeans,
+                          Histogram fanout) {
         this.rttCorrectedMicros = corrected;
         this.rttUncorrectedMicros = uncorrected;
         this.messagesPerFrame = perFrame;
         this.connectionMeanHundredths = connectionMeans;
+        this.fanoutMicros = fanout;
+    }
+
+    /** Per measured message completion of an all-copies point, or null (not all copies, or not merged in). */
+    public CopyCompletion completion() {
+        return completion;
+    }
+
+    /** Sets the completion arrays (a decoded agent reply). */
+    public void completion(CopyCompletion c) {
+        this.completion = c;
     }
 
     public long get(Count c) {
@@ -100,14 +130,21 @@ public final class PointCounters {
         rttUncorrectedMicros.reset();
         messagesPerFrame.reset();
         connectionMeanHundredths.reset();
+        fanoutMicros.reset();
+        if (completion != null) {
+            completion.clear();
+        }
     }
 
     /** A copy; with {@code withHistograms} false the histograms of the copy are empty (cheap progress polls). */
     public PointCounters copy(boolean withHistograms) {
         PointCounters c = withHistograms
                 ? new PointCounters(rttCorrectedMicros.copy(), rttUncorrectedMicros.copy(), messagesPerFrame.copy(),
-                        connectionMeanHundredths.copy())
+                        connectionMeanHundredths.copy(), fanoutMicros.copy())
                 : new PointCounters();
+        if (withHistograms && completion != null) {
+            c.completion = completion.copy();
+        }
         System.arraycopy(counts, 0, c.counts, 0, counts.length);
         return c;
     }
@@ -121,6 +158,14 @@ public final class PointCounters {
         rttUncorrectedMicros.add(o.rttUncorrectedMicros);
         messagesPerFrame.add(o.messagesPerFrame);
         connectionMeanHundredths.add(o.connectionMeanHundredths);
+        fanoutMicros.add(o.fanoutMicros);
+        if (o.completion != null) {
+            if (completion == null) {
+                completion = o.completion.copy();
+            } else {
+                completion.add(o.completion);
+            }
+        }
     }
 
     /** The point's messages per frame as the result records it; null when no data frame arrived in the window. */
@@ -137,6 +182,16 @@ public final class PointCounters {
     /** The same for the second half. */
     public Double secondHalfMeanMs() {
         return meanMs(get(Count.SECOND_HALF_RTT_SUM_MICROS), get(Count.SECOND_HALF_SAMPLES));
+    }
+
+    /** Mean latency of every copy of the messages due in the window's first half, ms; null without samples. */
+    public Double fanoutFirstHalfMeanMs() {
+        return meanMs(get(Count.FANOUT_FIRST_HALF_SUM_MICROS), get(Count.FANOUT_FIRST_HALF_SAMPLES));
+    }
+
+    /** The same for the second half. */
+    public Double fanoutSecondHalfMeanMs() {
+        return meanMs(get(Count.FANOUT_SECOND_HALF_SUM_MICROS), get(Count.FANOUT_SECOND_HALF_SAMPLES));
     }
 
     private static Double meanMs(long sumMicros, long n) {

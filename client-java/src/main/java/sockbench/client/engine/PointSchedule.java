@@ -27,10 +27,12 @@ package sockbench.client.engine;
  * @param windowStartNs start of the window in which arriving copies are counted as received
  * @param windowEndNs  end of that window (exclusive)
  * @param payloadBytes pad each payload to this many characters
+ * @param allCopies    every receiver times every copy of a measured message from {@link #dueNs} of its seq
+ *                     and keeps each message's completion ({@link CopyCompletion}); false: only own copies are timed
  */
 public record PointSchedule(double rate, int clients, long startNs, long warmupCount, long measureCount,
                             long warmupEpoch, long measureEpoch, long windowStartNs, long windowEndNs,
-                            int payloadBytes) {
+                            int payloadBytes, boolean allCopies) {
 
     /**
      * The schedule of a normal point.
@@ -47,12 +49,18 @@ public record PointSchedule(double rate, int clients, long startNs, long warmupC
         long winStart = startNs + offsetNs(warm, rate);
         long winEnd = startNs + offsetNs(warm + measure, rate);
         return new PointSchedule(rate, clients, startNs, warm, measure, 2 * index, 2 * index + 1,
-                winStart, winEnd, payloadBytes);
+                winStart, winEnd, payloadBytes, false);
+    }
+
+    /** This schedule with every copy timed ({@code true}) or only the senders' own ({@code false}). */
+    public PointSchedule withAllCopies(boolean on) {
+        return new PointSchedule(rate, clients, startNs, warmupCount, measureCount, warmupEpoch, measureEpoch,
+                windowStartNs, windowEndNs, payloadBytes, on);
     }
 
     /** A window in which the clients only count what arrives (the firehose self-test). */
     public static PointSchedule countOnly(int clients, long windowStartNs, long windowEndNs, long epoch) {
-        return new PointSchedule(0, clients, windowStartNs, 0, 0, epoch, epoch, windowStartNs, windowEndNs, 0);
+        return new PointSchedule(0, clients, windowStartNs, 0, 0, epoch, epoch, windowStartNs, windowEndNs, 0, false);
     }
 
     private static long offsetNs(long m, double rate) {

@@ -24,7 +24,15 @@ import sockbench.client.engine.PointCounters.Count;
  *       {@link PointCounters} once per read ({@link #afterRead}): every message of one read has the
  *       same arrival time, so the window test is per read too.</li>
  * </ul>
- * The epoch is checked for every message, never once per frame: a SockJS frame from a
+ * <p>On an all-copies point ({@link PointSchedule#allCopies}) every copy of a measured message is
+ * also timed: its seq is parsed (digits only, {@link Payload#packedFieldDigits}) and the copy's
+ * latency from {@code schedule.dueNs(seq)} goes into one histogram and the message's
+ * {@link CopyCompletion}. The due time comes from this receiver's own copy of the schedule, not
+ * from the payload's scheduled field: parsing that field would double the per-copy work, and in a
+ * fleet across hosts the schedule is already translated to this host's clock. Other points pay one
+ * boolean test for it.
+ *
+ * <p>The epoch is checked for every message, never once per frame: a SockJS frame from a
  * coalescing server can hold the last warm-up copies and the first measured ones together.
  * Nothing is allocated per message.
  */
@@ -49,6 +57,18 @@ final class ReceiveAccounting {
     /** Messages (and measured-epoch copies) since the last {@link #flushTallies}. */
     private long receivedTally;
     private long measuredTally;
+    /** This point times every copy of its measured messages. */
+    private boolean allCopies;
+    /** Absolute due time (nanoTime) before which a message is in the window's first half. */
+    private long halfwayNs;
+    /** Per-message completion of the current all-copies point; kept between points to be reused. */
+    private CopyCompletion completion;
+    /** All-copies half tallies since the last {@link #flushTallies}: samples and latency sums, µs. */
+    private long fanoutFirstSamples;
+    private long fanoutFirstMicros;
+    private long fanoutSecondSamples;
+    private long fanoutSecondMicros;
+    private long untrackedCopies;
     /** Messages per data frame inside the window (batching, not a verdict). */
     private final FrameCounts frames = new FrameCounts();
 
@@ -83,11 +103,21 @@ final class ReceiveAccounting {
         epochWord = epochLength == 0 ? 0 : Payload.prefixWord(s.measureEpoch());
         epochMask = epochLength == 0 ? 0 : Payload.prefixMask(epochLength);
         timed = s.rate() > 0;
+        allCopies = timed && s.allCopies();
+        halfwayNs = (s.windowStartNs() + s.windowEndNs()) / 2;
+        if (allCopies) {
+            completion = CopyCompletion.forMessages(s.measureCount(), completion);
+            counters.completion = completion;
+        } else {
+            counters.completion = null;
+        }
     }
 
     /** Stops attributing: copies arriving from now on belong to no point. */
     void stop() {
         schedule = null;
+        allCopies = false;
+        fanoutFirstSamples = fanoutFirstMicros = fanoutSecondSamples = fanoutSecondMicros = untrackedCopies = 0;
         arrivalInWindow = false; // until the next read: no frame is counted for a finished point
         receivedTally = 0;
         measuredTally = 0;
@@ -122,6 +152,14 @@ final class ReceiveAccounting {
         if (measuredTally != 0) {
             counters.add(Count.ARRIVED_MEASURED, measuredTally);
             measuredTally = 0;
+        }
+        if (allCopies) {
+            counters.add(Count.FANOUT_FIRST_HALF_SAMPLES, fanoutFirstSamples);
+            counters.add(Count.FANOUT_FIRST_HALF_SUM_MICROS, fanoutFirstMicros);
+            counters.add(Count.FANOUT_SECOND_HALF_SAMPLES, fanoutSecondSamples);
+            counters.add(Count.FANOUT_SECOND_HALF_SUM_MICROS, fanoutSecondMicros);
+            counters.add(Count.COMPLETION_UNTRACKED, untrackedCopies);
+            fanoutFirstSamples = fanoutFirstMicros = fanoutSecondSamples = fanoutSecondMicros = untrackedCopies = 0;
         }
     }
 
@@ -159,6 +197,9 @@ final class ReceiveAccounting {
             int digits = Payload.packedFieldDigits(w);
             if (digits != 0 && at + digits < end) {
                 measuredTally++; // another client's copy: counted, nothing else to do
+                if (allCopies) {
+                    otherCopy(b, at + digits + 1, end);
+                }
                 return;
             }
             // a client field of 8+ digits or a malformed one: the slow path decides
@@ -183,6 +224,44 @@ final class ReceiveAccounting {
         // digits is the epoch's colon, so "007" is not client 7 here, as on the fast path).
         if (f.client == c.clientId && b[rest - 2 - c.clientDigits] == ':' && timed) {
             ownCopy(c, b, rest, end, f.epoch);
+        } else if (allCopies) {
+            otherCopy(b, rest, end);
+        }
+    }
+
+    /** Another client's copy of a measured message on an all-copies point; {@code from} is where its seq starts. */
+    private void otherCopy(byte[] b, int from, int end) {
+        long seq = Payload.parseSeq(b, from, end);
+        if (seq < 0) {
+            counters.increment(Count.MALFORMED);
+            return;
+        }
+        timeCopy(seq);
+    }
+
+    /**
+     * Times one copy of message {@code seq} from its due time in this receiver's schedule: the
+     * all-copies histogram, the half it was due in, and the message's completion.
+     */
+    private void timeCopy(long seq) {
+        PointSchedule s = schedule;
+        long i = seq - s.warmupCount();
+        if (i < 0 || i >= s.measureCount()) {
+            counters.increment(Count.MALFORMED); // a measured-epoch copy whose seq is not a measured message
+            return;
+        }
+        long due = s.dueNs(seq);
+        long micros = Math.max(0, arrivalNs - due) / 1000;
+        counters.fanoutMicros.recordValue(micros);
+        if (due < halfwayNs) {
+            fanoutFirstSamples++;
+            fanoutFirstMicros += micros;
+        } else {
+            fanoutSecondSamples++;
+            fanoutSecondMicros += micros;
+        }
+        if (!completion.record(i, micros)) {
+            untrackedCopies++;
         }
     }
 
@@ -212,6 +291,9 @@ final class ReceiveAccounting {
         } else {
             counters.increment(Count.SECOND_HALF_SAMPLES);
             counters.add(Count.SECOND_HALF_RTT_SUM_MICROS, corrected);
+        }
+        if (allCopies) {
+            timeCopy(f.seq);
         }
     }
 

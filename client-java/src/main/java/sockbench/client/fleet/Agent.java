@@ -181,7 +181,8 @@ public final class Agent {
         int[] slots = SlotAssignment.slotsOf(open, index);
         PointRequest r = new PointRequest(Double.parseDouble(c.get("rate")), pointIndex,
                 Double.parseDouble(c.get("warmup_s")), Double.parseDouble(c.get("step_s")),
-                Integer.parseInt(c.get("payload_bytes")), Double.parseDouble(c.get("overload_timeout_ms")), 0, total);
+                Integer.parseInt(c.get("payload_bytes")), Double.parseDouble(c.get("overload_timeout_ms")), 0, total,
+                Boolean.parseBoolean(c.get("all_copies")));
         ClockSync clock = ClockSync.measure(bus);
         long localStart = clock.toLocalNanos(Long.parseLong(c.get("start_us")));
         String sentKey = Protocol.sent(runId, pointIndex);

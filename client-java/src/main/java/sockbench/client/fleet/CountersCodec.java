@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
+import sockbench.client.engine.CopyCompletion;
 import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 
@@ -13,7 +14,10 @@ import sockbench.client.engine.PointCounters.Count;
  * A point's counters as stream fields: every count by name, and each histogram (the RTTs, the
  * messages per frame and the per-connection mean messages per frame) in HdrHistogram's standard
  * compressed encoding, base64 ({@code encodeIntoCompressedByteBuffer}), so the coordinator adds
- * the agents' histograms value by value instead of averaging summaries.
+ * the agents' histograms value by value instead of averaging summaries. An all-copies point also
+ * carries every copy's latency histogram and each measured message's copy count and slowest copy
+ * ({@link IntArrays}), so the coordinator's completion of a message is the slowest copy over every
+ * agent with the copies summed.
  */
 public final class CountersCodec {
 
@@ -21,6 +25,10 @@ public final class CountersCodec {
     static final String RTT_UNCORRECTED = "rtt_uncorrected";
     static final String MESSAGES_PER_FRAME = "messages_per_frame";
     static final String CONNECTION_MEAN_HUNDREDTHS = "messages_per_frame_connection_mean_x100";
+    static final String FANOUT = "fanout";
+    /** All-copies points only: each measured message's copies and slowest copy (µs), int arrays deflated, base64. */
+    static final String COMPLETION_COPIES = "completion_copies";
+    static final String COMPLETION_SLOWEST_US = "completion_slowest_us";
     private static final String COUNT = "count.";
 
     private CountersCodec() {
@@ -35,6 +43,12 @@ public final class CountersCodec {
         out.put(RTT_UNCORRECTED, encodeHistogram(c.rttUncorrectedMicros));
         out.put(MESSAGES_PER_FRAME, encodeHistogram(c.messagesPerFrame));
         out.put(CONNECTION_MEAN_HUNDREDTHS, encodeHistogram(c.connectionMeanHundredths));
+        out.put(FANOUT, encodeHistogram(c.fanoutMicros));
+        CopyCompletion completion = c.completion();
+        if (completion != null) {
+            out.put(COMPLETION_COPIES, IntArrays.encode(completion.copiesArray()));
+            out.put(COMPLETION_SLOWEST_US, IntArrays.encode(completion.slowestMicrosArray()));
+        }
         return out;
     }
 
@@ -52,6 +66,11 @@ public final class CountersCodec {
         c.rttUncorrectedMicros.add(decodeHistogram(require(fields, RTT_UNCORRECTED)));
         c.messagesPerFrame.add(decodeHistogram(require(fields, MESSAGES_PER_FRAME)));
         c.connectionMeanHundredths.add(decodeHistogram(require(fields, CONNECTION_MEAN_HUNDREDTHS)));
+        c.fanoutMicros.add(decodeHistogram(require(fields, FANOUT)));
+        if (fields.containsKey(COMPLETION_COPIES)) {
+            c.completion(CopyCompletion.of(IntArrays.decode(fields.get(COMPLETION_COPIES)),
+                    IntArrays.decode(require(fields, COMPLETION_SLOWEST_US))));
+        }
         return c;
     }
 

@@ -189,6 +189,7 @@ public final class FleetLoadEngine implements LoadEngine {
         f.put("overload_timeout_ms", Double.toString(req.overloadTimeoutMs()));
         f.put("start_us", Long.toString(clock.toBusMicros(req.startNs())));
         f.put("open_per_agent", join(openPerAgent));
+        f.put("all_copies", Boolean.toString(req.allCopies()));
         long id = send(Protocol.POINT, f);
         sleepUntil(s.windowStartNs());
         window.windowStarted();

@@ -102,7 +102,7 @@ public final class LocalLoadEngine implements LoadEngine {
             throws InterruptedException {
         int connected = engine.openConnections();
         PointSchedule s = engine.start(clients -> PointSchedule.of(r.rate(), Math.max(1, scheduleClients), localStartNs,
-                r.warmupS(), r.stepS(), r.index(), r.payloadBytes()), slotOfRank);
+                r.warmupS(), r.stepS(), r.index(), r.payloadBytes()).withAllCopies(r.allCopies()), slotOfRank);
         long mine = measuredMessagesOf(s, connected, slotOfRank);
 
         sleepUntil(s.windowStartNs());

@@ -11,7 +11,14 @@ package sockbench.client.sweep;
  * @param overloadTimeoutMs drain limit after the window, ms, &gt; 0
  * @param startNs           due time of message 0 on the caller's {@code System.nanoTime()} clock
  * @param connected         connections open when the point starts (all agents together)
+ * @param allCopies         every receiver times every copy ({@link sockbench.client.engine.PointSchedule#allCopies})
  */
 public record PointRequest(double rate, long index, double warmupS, double stepS, int payloadBytes,
-                           double overloadTimeoutMs, long startNs, int connected) {
+                           double overloadTimeoutMs, long startNs, int connected, boolean allCopies) {
+
+    /** A point timing only the senders' own copies. */
+    public PointRequest(double rate, long index, double warmupS, double stepS, int payloadBytes,
+                        double overloadTimeoutMs, long startNs, int connected) {
+        this(rate, index, warmupS, stepS, payloadBytes, overloadTimeoutMs, startNs, connected, false);
+    }
 }

@@ -176,7 +176,7 @@ public final class Sweep {
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
                 new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
-                        t.overloadTimeoutMs(), startNs, connected),
+                        t.overloadTimeoutMs(), startNs, connected, plan.allCopies()),
                 new LoadEngine.WindowListener() {
                     @Override
                     public void windowStarted() {

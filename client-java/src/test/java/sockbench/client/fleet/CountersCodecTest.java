@@ -1,6 +1,10 @@
 package sockbench.client.fleet;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
@@ -69,5 +73,41 @@ class CountersCodecTest {
         assertThrows(IllegalArgumentException.class, () -> CountersCodec.decode(fields));
         fields.remove(CountersCodec.RTT);
         assertThrows(IllegalArgumentException.class, () -> CountersCodec.decode(fields));
+    }
+
+    @Test
+    void allCopiesFieldsSurviveTheTripAndTwoAgentsCompletionIsTheSlowestCopyWithCopiesSummed() {
+        PointCounters a = new PointCounters();
+        a.fanoutMicros.recordValue(1_000);
+        a.fanoutMicros.recordValue(5_000);
+        a.completion(sockbench.client.engine.CopyCompletion.of(new int[] {2, 2, 1}, new int[] {5_000, 800, 300}));
+        PointCounters b = new PointCounters();
+        b.fanoutMicros.recordValue(9_000);
+        b.completion(sockbench.client.engine.CopyCompletion.of(new int[] {1, 1, 0}, new int[] {9_000, 700, 0}));
+
+        PointCounters merged = new PointCounters();
+        merged.add(CountersCodec.decode(CountersCodec.encode(a)));
+        merged.add(CountersCodec.decode(CountersCodec.encode(b)));
+        assertEquals(3, merged.fanoutMicros.getTotalCount());
+        assertEquals(9_000, merged.fanoutMicros.getMaxValue(), 10);
+        assertArrayEquals(new int[] {3, 3, 1}, merged.completion().copiesArray());
+        assertArrayEquals(new int[] {9_000, 800, 300}, merged.completion().slowestMicrosArray());
+    }
+
+    @Test
+    void aPointWithoutAllCopiesCarriesNoCompletionArrays() {
+        Map<String, String> fields = CountersCodec.encode(new PointCounters());
+        assertFalse(fields.containsKey(CountersCodec.COMPLETION_COPIES));
+        assertNull(CountersCodec.decode(fields).completion());
+    }
+
+    @Test
+    void aFullSizeCompletionArrayOfEqualValuesIsSmallOnTheBus() {
+        int[] copies = new int[sockbench.client.engine.CopyCompletion.MAX_TRACKED_MESSAGES];
+        java.util.Arrays.fill(copies, 50_000);
+        String field = IntArrays.encode(copies);
+        assertTrue(field.length() < 20_000, "deflated: " + field.length() + " chars");
+        assertArrayEquals(copies, IntArrays.decode(field));
+        assertThrows(IllegalArgumentException.class, () -> IntArrays.decode("bm90IGRlZmxhdGU="));
     }
 }
