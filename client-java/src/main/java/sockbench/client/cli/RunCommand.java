@@ -46,7 +46,7 @@ import sockbench.client.sweep.SweepSettings;
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
-                + "until the server saturates; writes a sockbench.result/3 JSON file (see results/README.md). "
+                + "until the server saturates; writes a sockbench.result/4 JSON file (see results/README.md). "
                 + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 

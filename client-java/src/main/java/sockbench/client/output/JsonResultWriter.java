@@ -14,13 +14,14 @@ import sockbench.client.sweep.ClientInfo;
 import sockbench.client.sweep.RunResult;
 import sockbench.client.sweep.SweepSettings;
 import sockbench.client.stats.AgentPointResult;
+import sockbench.client.stats.CompletionSummary;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.MessagesPerFrame;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
 
-/** The result file, schema {@code sockbench.result/3} (results/schema.json, results/README.md). */
+/** The result file, schema {@code sockbench.result/4} (results/schema.json, results/README.md). */
 public final class JsonResultWriter implements ResultWriter {
 
     /** Shared with the flot writer; the generator must not close the caller's writer. */
@@ -142,6 +143,10 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("backlog_ratio", s.backlogRatio());
         g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
+        g.writeBooleanField("all_copies", p.allCopies());
+        g.writeStringField("verdict", p.verdict());
+        g.writeNumberField("idle_hold_s", p.idleHoldS());
+        g.writeNumberField("connect_rate_per_s", p.connectRatePerS());
         g.writeEndObject();
     }
 
@@ -227,6 +232,12 @@ public final class JsonResultWriter implements ResultWriter {
         if (p.messagesPerFrame() != null) { // optional: absent when no data frame arrived in the window
             messagesPerFrame(g, p.messagesPerFrame());
         }
+        if (p.fanout() != null) { // all-copies points only
+            latency(g, "fanout_ms", p.fanout());
+        }
+        if (p.completion() != null) {
+            completion(g, p.completion());
+        }
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {
@@ -247,6 +258,17 @@ public final class JsonResultWriter implements ResultWriter {
         if (p.agentLost() != null) {
             g.writeStringField("agent_lost", p.agentLost());
         }
+        g.writeEndObject();
+    }
+
+    private static void completion(JsonGenerator g, CompletionSummary c) throws IOException {
+        g.writeObjectFieldStart("completion_ms");
+        g.writeNumberField("count", c.count());
+        g.writeNumberField("incomplete", c.incomplete());
+        nullableNumber(g, "p50", c.p50());
+        nullableNumber(g, "p90", c.p90());
+        nullableNumber(g, "p99", c.p99());
+        nullableNumber(g, "max", c.max());
         g.writeEndObject();
     }
 

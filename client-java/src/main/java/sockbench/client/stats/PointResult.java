@@ -37,6 +37,9 @@ import java.util.List;
  *                           missing from the counts), or null
  * @param messagesPerFrame   how many messages the data frames received in the window carried (all
  *                           agents' frames and connections); null when none arrived
+ * @param fanout             all-copies points: every copy of the measured messages, from each message's
+ *                           scheduled send time to the copy's arrival, ms; null otherwise
+ * @param completion         all-copies points: per measured message, scheduled send → its last copy; null otherwise
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -45,7 +48,8 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           PointState state, List<String> clientBoundReasons, long outOfOrder,
                           Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
-                          List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame) {
+                          List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
+                          LatencySummary fanout, CompletionSummary completion) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -101,6 +105,8 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private List<AgentPointResult> agents = List.of();
         private String agentLost;
         private MessagesPerFrame messagesPerFrame;
+        private LatencySummary fanout;
+        private CompletionSummary completion;
 
         private Builder() {
         }
@@ -245,8 +251,18 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder fanout(LatencySummary value) {
+            this.fanout = value;
+            return this;
+        }
+
+        public Builder completion(CompletionSummary value) {
+            this.completion = value;
+            return this;
+        }
+
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion);
         }
     }
 }

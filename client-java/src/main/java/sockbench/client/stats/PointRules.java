@@ -30,6 +30,31 @@ public final class PointRules {
     }
 
     /**
+     * The fan-out verdict of an all-copies point, judged by EVERY copy rather than the sender's own:
+     * overloaded when any copy was lost, a connection was lost, the largest uncorrected own RTT
+     * reached the overload timeout, or the mean over all copies reached the overload mean;
+     * saturated when the all-copies p99 reached the ok threshold ({@code okMeanMs}, 200 ms by
+     * default: at thousands of sessions the slowest percent of recipients, not the average
+     * sender, is where a broadcast stops being interactive); ok otherwise.
+     *
+     * @param fanout           latency of every copy from its message's due time
+     * @param maxUncorrectedMs largest own RTT from the actual send time, ms (null without samples)
+     * @param lost             copies of the point's messages that had not arrived at the drain deadline
+     * @param connectionErrors connections lost during the point
+     */
+    public static PointState classifyFanout(LatencySummary fanout, Double maxUncorrectedMs, long lost,
+                                            long connectionErrors, Thresholds t) {
+        boolean timedOut = lost > 0 || (maxUncorrectedMs != null && maxUncorrectedMs >= t.overloadTimeoutMs());
+        if (timedOut || connectionErrors > 0 || (fanout.mean() != null && fanout.mean() >= t.overloadMeanMs())) {
+            return PointState.OVERLOADED;
+        }
+        if (fanout.p99() != null && fanout.p99() >= t.okMeanMs()) {
+            return PointState.SATURATED;
+        }
+        return PointState.OK;
+    }
+
+    /**
      * Why a point measures the client rather than the server (empty when it does not).
      *
      * @param targetRate    scheduled send rate, messages/s

@@ -7,11 +7,13 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import sockbench.client.engine.ConnectProgress;
+import sockbench.client.engine.CopyCompletion;
 import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.sampling.ProcessSampler;
 import sockbench.client.stats.AgentPointResult;
+import sockbench.client.stats.CompletionSummary;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.Phase;
@@ -204,7 +206,12 @@ public final class Sweep {
         Long serverRss = srv[1] == null ? null : srv[1].rssBytes();
         Double stealPct = PointMerge.stealPct(m);
         double sentPerS = sent / duration;
-        PointState state = PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
+        boolean allCopies = plan.allCopies();
+        LatencySummary fanout = allCopies ? LatencySummary.of(c.fanoutMicros) : null;
+        CompletionSummary completion = allCopies ? completionOf(c, m.measureCount(), sent, connected, n, rate) : null;
+        PointState state = allCopies
+                ? PointRules.classifyFanout(fanout, rttUncorrected.max(), lost, connectionsLost, t)
+                : PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
         // Messages whose connection had closed could not be sent by any client: judge the
         // client's schedule-keeping on the rest (the lost connection already makes the point overloaded).
         double keepableRate = rate * (1.0 - (double) c.get(Count.SKIPPED_CLOSED) / Math.max(1, m.measureCount()));
@@ -213,7 +220,10 @@ public final class Sweep {
         Double delivered = PointRules.deliveredPct(received, expected);
         Double firstHalf = c.firstHalfMeanMs();
         Double secondHalf = c.secondHalfMeanMs();
-        boolean backlog = PointRules.backlogGrowing(firstHalf, secondHalf, rules);
+        // Under the fan-out verdict the queue that matters is every copy's: compare their halves.
+        boolean backlog = allCopies
+                ? PointRules.backlogGrowing(c.fanoutFirstHalfMeanMs(), c.fanoutSecondHalfMeanMs(), rules)
+                : PointRules.backlogGrowing(firstHalf, secondHalf, rules);
         boolean strict = PointRules.okStrict(state, backlog, delivered, !reasons.isEmpty(), rules);
         String where = String.format(Locale.ROOT, "level %d, rate %.1f/s (%s)", n, rate, phase.jsonName());
         if (c.get(Count.MALFORMED) > 0) {
@@ -250,7 +260,27 @@ public final class Sweep {
                 .rttFirstHalfMeanMs(firstHalf).rttSecondHalfMeanMs(secondHalf)
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
                 .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
+                .fanout(fanout).completion(completion)
                 .build();
+    }
+
+    /**
+     * The point's completion_ms from the merged per-message arrays; warns when the window had more
+     * measured messages than the arrays track (their completion is then left out).
+     */
+    private CompletionSummary completionOf(PointCounters c, long measureCount, long sent, int connected, int n,
+                                           double rate) {
+        CopyCompletion arrays = c.completion();
+        if (arrays == null) {
+            return new CompletionSummary(0, 0, null, null, null, null); // no process answered with arrays
+        }
+        boolean covered = measureCount <= arrays.length();
+        if (!covered) {
+            warnings.add(String.format(Locale.ROOT, "level %d, rate %.1f/s: %d measured messages, but completion_ms "
+                    + "tracks only the first %d (every copy is still in fanout_ms)", n, rate, measureCount,
+                    arrays.length()));
+        }
+        return CompletionSummary.of(arrays.copiesArray(), arrays.slowestMicrosArray(), connected, covered ? sent : -1);
     }
 
     private static double rate(PointResult p) {
