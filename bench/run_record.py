@@ -4,8 +4,9 @@ runs gets byo_server.record_target instead of the entry)."""
 
 from scaleout import PRIVATE, wants_private_broker
 
-#: The schema id of the files the runner writes (results/schema.json): /3 adds server.entry.
-RESULT_SCHEMA = "sockbench.result/3"
+#: The schema id of the files the runner writes (results/schema.json): /3 adds server.entry, /4 the
+#: sessions profile's fields (levels[].workers and agents among them, which the runner writes).
+RESULT_SCHEMA = "sockbench.result/4"
 
 
 def record_entry(doc, entry):

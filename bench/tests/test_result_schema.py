@@ -1,0 +1,110 @@
+"""results/schema.json v4: the sessions profile's fields accepted with their units' ranges, nonsense refused,
+and every older file under results/ still valid."""
+
+import copy
+import json
+import os
+import subprocess
+
+import pytest
+
+from results_io import load_result, readable_schemas, schema_errors
+from servers import ROOT
+from sessions_docs import client_doc
+
+
+
+def _committed_results():
+    """Every committed result file under results/ (the historic chart data and scale-out summaries carry
+    no result schema id and are not result files)."""
+    paths = subprocess.run(["git", "-C", ROOT, "ls-files", "results/*.json"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    out = []
+    for rel in paths:
+        with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
+            doc = json.load(f)
+        if isinstance(doc, dict) and str(doc.get("schema", "")).startswith("sockbench.result/"):
+            out.append(os.path.join(ROOT, rel))
+    return sorted(out)
+
+
+EVERY_RESULT = _committed_results()
+
+
+def test_v4_is_readable_beside_the_older_versions():
+    assert len(EVERY_RESULT) > 30  # the committed reference sets, v1 to v3
+    assert set(readable_schemas()) == {f"sockbench.result/{v}" for v in (1, 2, 3, 4)}
+
+
+@pytest.mark.parametrize("path", EVERY_RESULT, ids=lambda p: os.path.relpath(p, ROOT))
+def test_every_file_under_results_still_validates(path):
+    assert schema_errors(load_result(path)) == []
+
+
+def test_a_sessions_document_validates():
+    assert schema_errors(client_doc([25, 2000])) == []
+
+
+def test_every_new_field_is_optional():
+    doc = client_doc([25])
+    for key in ("all_copies", "verdict", "idle_hold_s", "connect_rate_per_s"):
+        del doc["parameters"][key]
+    for key in ("connect", "idle", "fanout_saturation"):
+        del doc["levels"][0][key]
+    for point in doc["levels"][0]["points"]:
+        del point["fanout_ms"], point["completion_ms"]
+    assert schema_errors(doc) == []
+
+
+def _with(change):
+    doc = client_doc([25])
+    change(doc)
+    return schema_errors(doc)
+
+
+def _level(doc):
+    return doc["levels"][0]
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: _level(d).update(workers=2, agents=64),
+    lambda d: _level(d).update(fanout_saturation=None),
+    lambda d: _level(d)["connect"].update(rate_per_s=None, achieved_per_s=None,
+                                          failures={"Too many open files": 10, "handshake: HTTP 503": 1}),
+    lambda d: _level(d)["idle"].update(server_bytes_per_session=-120.5, server_cpu_pct=None, server_rss_bytes=None),
+    lambda d: _level(d)["points"][0]["completion_ms"].update(count=0, incomplete=7, p50=None, p90=None, p99=None,
+                                                             max=None),
+    lambda d: d["parameters"].update(all_copies=False, verdict="own_mean", idle_hold_s=0, connect_rate_per_s=0),
+], ids=["workers-agents", "no-ok-point", "unpaced-with-failures", "rss-shrank-or-unread", "no-complete-message",
+        "own-copy-profile"])
+def test_the_new_fields_accept_their_documented_range(change):
+    assert _with(change) == []
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: _level(d).update(workers=0), "levels/0/workers"),
+    (lambda d: _level(d).update(agents=65), "levels/0/agents"),
+    (lambda d: d["parameters"].update(verdict="p99"), "parameters/verdict"),
+    (lambda d: d["parameters"].update(idle_hold_s=-1), "parameters/idle_hold_s"),
+    (lambda d: d["parameters"].update(connect_rate_per_s=-5), "parameters/connect_rate_per_s"),
+    (lambda d: d["parameters"].update(all_copies="yes"), "parameters/all_copies"),
+    (lambda d: _level(d)["connect"]["failures"].update(timeout=0), "levels/0/connect/failures/timeout"),
+    (lambda d: _level(d)["connect"].update(rate_per_s=0), "levels/0/connect/rate_per_s"),
+    (lambda d: _level(d)["idle"].pop("heartbeats"), "levels/0/idle"),
+    (lambda d: _level(d)["idle"].update(connections_lost=-1), "levels/0/idle/connections_lost"),
+    (lambda d: _level(d).update(fanout_saturation={"copies_per_s": 10.0}), "levels/0/fanout_saturation"),
+    (lambda d: _level(d)["points"][0]["completion_ms"].pop("incomplete"), "levels/0/points/0/completion_ms"),
+    (lambda d: _level(d)["points"][0]["fanout_ms"].update(p99=-1.0), "levels/0/points/0/fanout_ms/p99"),
+], ids=["workers-0", "agents-65", "unknown-verdict", "negative-hold", "negative-connect-rate", "all-copies-text",
+        "zero-failures", "paced-at-0", "idle-without-heartbeats", "negative-lost", "fanout-without-rate",
+        "completion-without-incomplete", "negative-fanout-p99"])
+def test_the_new_fields_refuse_what_their_units_rule_out(change, where):
+    errors = _with(change)
+    assert errors and all(e.startswith(where) for e in errors), errors
+
+
+def test_an_older_document_with_a_v4_field_still_validates_as_v3_and_v4_ids_are_accepted():
+    doc = client_doc([25])
+    for version in ("sockbench.result/3", "sockbench.result/4"):
+        assert schema_errors(dict(copy.deepcopy(doc), schema=version)) == []
+    assert schema_errors(dict(doc, schema="sockbench.result/5"))[0].startswith("schema")
