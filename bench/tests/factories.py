@@ -37,7 +37,7 @@ def profile(name="standard", **overrides):
     p = {"name": name, "levels": [25, 50, 100, 200, 500, 1000, 2000], "ramp": "geometric", "rate_factor": 1.25,
          "rate_step": None, "start_rate": 10, "step_s": 3, "settle_s": 1, "warmup_s": 0.5, "max_rate": 100_000,
          "confirm": False, "refine_steps": 0, "next_level_start_fraction": None,
-         "later_repetition_start_fraction": 0.5}
+         "later_repetition_start_fraction": 0.5, "all_copies": False, "idle_hold_s": 0, "connect_rate_per_s": 0}
     if name == "smoke":
         p.update(levels=[2, 4], rate_factor=2.0, start_rate=20, step_s=0.5, settle_s=0.2, warmup_s=0.2, max_rate=80)
     elif name == "quick":
