@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes, server_sampled  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
+from sessions_text import sessions_table  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -173,7 +174,18 @@ def compare_table(a, b):
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
     lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
+    lines += _sessions_tables([a, b])
     return "\n".join(lines)
+
+
+def _sessions_tables(docs):
+    """The sessions table of each run that has sessions levels (bench/sessions_text.py), [] when none has."""
+    out = []
+    for doc in docs:
+        table = sessions_table(doc, server_sampled(doc))
+        if table:
+            out += [""] + table
+    return out
 
 
 def _floor_notes(named_levels):
@@ -267,6 +279,7 @@ def matrix_table(docs, base=None):
             cells.append(f"{ratio:.2f}{mark}")
         out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
     out += _floor_notes([(d["label"], _levels(d), server_sampled(d)) for _, d in docs])
+    out += _sessions_tables([d for _, d in docs])
     return "\n".join(out)
 
 

@@ -1,8 +1,11 @@
 """The run summary printed after each server's merged result: per level, the median saturation
 with its min-max over the repetitions, and what to distrust (floors named as floors, with why;
-every warning); a figure that is the server's own limit below full CPU says so, with the CPU seen."""
+every warning); a figure that is the server's own limit below full CPU says so, with the CPU seen.
+A sessions run adds a line per level: processes, connect, idle hold, fan-out saturation
+(bench/sessions_text.py)."""
 
 from floors import level_floor_reasons, limit_notes, server_sampled
+from sessions_text import level_line
 
 
 def _figure(sat):
@@ -30,6 +33,9 @@ def summarize(doc, name):
         for note in limit_notes(level, server_sampled(doc)):
             text += f"; {note}"
         lines.append(text)
+        sessions = level_line(level, doc, server_sampled(doc))  # the sessions profile's per-level figures
+        if sessions:
+            lines.append(sessions)
     for w in doc["warnings"]:
         lines.append(f"   warning: {w}")
     return "\n".join(lines)

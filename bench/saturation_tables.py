@@ -40,6 +40,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from compare import level_range  # noqa: E402
 from floors import level_floor_reasons, server_sampled  # noqa: E402
 from results_io import load_result  # noqa: E402
+from sessions_text import sessions_table  # noqa: E402
 from sockbench_contract.registry import load as load_registry  # noqa: E402
 
 #: The table heading per algorithm group (sockbench_contract/registry.py MODES).
@@ -179,6 +180,10 @@ def tables(docs, registry, rss_level=None):
         else:
             out.append(no_limit_why)
         out.append("")
+        for _, doc in members:  # a sessions run's per-level figures (bench/sessions_text.py)
+            table = sessions_table(doc, server_sampled(doc))
+            if table:
+                out += table + [""]
     return "\n".join(out)
 
 

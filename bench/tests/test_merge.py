@@ -102,3 +102,24 @@ def test_repetitions_of_different_servers_are_refused():
 def test_host_records_must_match_the_repetitions():
     with pytest.raises(ValueError, match="2 host records for 3"):
         merge_repetitions(three_reps(), [{}, {}])
+
+
+def test_the_sessions_level_fields_are_the_median_repetitions_like_the_rest():
+    from group_merge import merge_group_docs
+    from results_io import schema_errors
+    from sessions import LevelGroup
+    from sessions_docs import client_doc, sessions_level
+
+    reps = []
+    for received, per_session in ((400.0, 9000.0), (500.0, 9500.0), (300.0, 8000.0)):
+        rep = client_doc([2000])
+        rep["levels"][0]["saturation"]["received_per_s"] = received
+        rep["levels"][0] = sessions_level(rep["levels"][0], server_bytes_per_session=per_session)
+        reps.append(merge_group_docs([LevelGroup((2000,), 3, 3)], [rep]))
+    lv = merge_repetitions(reps)["levels"][0]
+    assert lv["median_repetition"] == 1 and lv["saturation"]["received_per_s"] == 400.0
+    assert (lv["workers"], lv["agents"]) == (3, 3)
+    assert lv["idle"]["server_bytes_per_session"] == 9000.0
+    assert lv["fanout_saturation"]["copies_per_s"] == 400.0
+    assert [run["idle"]["server_bytes_per_session"] for run in lv["runs"]] == [9000.0, 9500.0, 8000.0]
+    assert schema_errors(merge_repetitions(reps)) == []
