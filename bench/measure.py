@@ -68,7 +68,8 @@ def variant_argv(config, variant, broker_url=None):
     try:
         return server_command(variant, config.host, config.port, config.heartbeat_s,
                               codec=config.codec if variant.has_codec else None, naive=variant.naive,
-                              workers=config.workers, broker=broker_url or config.broker)
+                              workers=config.workers, broker=broker_url or config.broker,
+                              sessions=config.sessions if variant.has_sessions else None)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
 
@@ -101,6 +102,13 @@ def client_sampled_pid(processes):
     """
     workers = [pid for pid, role in processes if role == "worker"]
     return workers[0] if workers else processes[0][0]
+
+
+def server_pids_args(processes):
+    """The client's `--server-pids` for every serving process (supervisor or primary, workers): the
+    sessions profile's idle record sums their RSS and CPU (memory per session, idle CPU), where the
+    per-point figures read the one --server-pid."""
+    return ["--server-pids", ",".join(str(pid) for pid, _ in processes)]
 
 
 def client_command(config, server, spec, out_path, extra=(), server_pid=None):
@@ -143,10 +151,13 @@ def children_cpu_s():
     return ru.ru_utime + ru.ru_stime
 
 
-def measure_once(config, variant, out_path, log_path, extra_client_args=(), warmup=None, log=print, probes=()):
+def measure_once(config, variant, out_path, log_path, extra_client_args=(), warmup=None, log=print, probes=(),
+                 server_pids=False):
     """Run one repetition of `variant` with the settings of `config` (run_config.RunConfig); returns
     (host record for `runs[]`, host warnings). warmup: the client's warm-up profile (a
     `--list-profiles` entry) swept unrecorded before the measured run; None = no warm-up pass.
+    server_pids: also give the client `--server-pids` (every serving process; a client that
+    knows the sessions profile's idle record, bench/session_groups.py).
 
     The client writes its result document to out_path. The client's CPU time
     is what this process's reaped children used during its run (the client is
@@ -185,6 +196,8 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
                                                 log_dir=os.path.dirname(out_path), bus=config.bus, log=log))
         cmd = client_command(config, server, variant, out_path, extra_client_args,
                              server_pid=client_sampled_pid(processes)) + fleet.coordinator_args()
+        if server_pids:
+            cmd += server_pids_args(processes)
         log(f"[run client] CPU {format_cpu_list(config.client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None
         broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None

@@ -36,6 +36,7 @@ bench/run_summary.py's.
 
 import argparse
 import datetime
+import functools
 import os
 import shutil
 import signal
@@ -60,6 +61,8 @@ from run_config import from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize  # noqa: E402
 from scaleout import wants_private_broker  # noqa: E402
+import session_groups  # noqa: E402
+from sessions import SESSIONS_PER_PROCESS  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 from servers import ROOT  # noqa: E402
 
@@ -97,16 +100,17 @@ def build_parser():
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")
     p.add_argument("--server-cpu", default="0", help="CPU list for the server, taskset syntax (default 0)")
     p.add_argument("--client-cpu", default="", help="CPU list for the client (default: every core but the server's)")
-    p.add_argument("--workers", type=int, default=1,
+    p.add_argument("--workers", type=int, default=None,
                    help="server worker processes, 1-64 (--workers; our servers only); > 1 without --broker starts "
-                        "a private redis-server per repetition (default 1)")
+                        "a private redis-server per repetition (default 1; with --profile sessions: per level, "
+                        "ceil(N / 19000), docs/sessions.md)")
     p.add_argument("--broker", default=None, metavar="URL|private",
                    help="redis://HOST[:PORT][/DB] the server processes join, or 'private' for a fresh redis-server "
                         "per repetition on a free loopback port (default: none, or private when --workers > 1)")
-    p.add_argument("--agents", type=int, default=1,
+    p.add_argument("--agents", type=int, default=None,
                    help="client processes holding the connections, 1-64: N > 1 runs the client as a coordinator of "
                         "N agent processes on --client-cpu (client i on agent i mod N), through --bus (default 1: "
-                        "one client process)")
+                        "one client process; with --profile sessions: per level, ceil(N / 19000))")
     p.add_argument("--bus", default=None, metavar="URL",
                    help="redis://HOST[:PORT][/DB] the coordinator and agents talk through (with --agents > 1; "
                         "default: a private redis-server per repetition)")
@@ -191,10 +195,27 @@ def run(config, usage_error):
         _log(f"warning: server CPUs {format_cpu_list(config.server_cpus)} and client CPUs "
              f"{format_cpu_list(config.client_cpus)} overlap: they compete for CPU (recorded in the result)")
     levels = list(config.levels or profile["levels"])
+    groups = None
+    if session_groups.applies(config):
+        # Refused before anything starts: a level no process layout here can hold (docs/sessions.md).
+        refused = session_groups.refusals(config, variants, levels)
+        if refused:
+            raise StepError("plan", "; ".join(refused))
+        if not config.byo_server:
+            groups = session_groups.plan(config, levels)
+            for v in variants:  # the knobs each group's start passes (--workers, --sessions)
+                for g in groups:
+                    variant_argv(session_groups.group_config(config, g, v), v)
+            session_groups.check_redis(groups, config)
+            _log(session_groups.plan_line(groups, config))
     plan = interleave(variants, config.repeat)
     # The client's ceiling replaces the profile's max_rate as each level's upper end (bench/client_ceiling.py).
     no_ceiling = client_ceiling.why_not_measured(config, client.features)
-    connections, frame_sizes = client_ceiling.what_to_measure(levels, [v.mode for v in variants])
+    # The firehose self-test is one client process: it measures the levels one process holds.
+    one_process_levels = [n for n in levels if not groups or n <= SESSIONS_PER_PROCESS]
+    if not no_ceiling and not one_process_levels:
+        no_ceiling = f"every level is above {SESSIONS_PER_PROCESS:,} sessions: held by agents, not one process"
+    connections, frame_sizes = client_ceiling.what_to_measure(one_process_levels, [v.mode for v in variants])
     ceiling_s = 0.0 if no_ceiling else ceiling_measure_s(connections, frame_sizes, client_ceiling.WINDOW_S,
                                                          client_ceiling.SETTLE_S)
     # Later repetitions skip the climb when the client takes per-level start rates.
@@ -226,7 +247,7 @@ def run(config, usage_error):
     failed = {}
     t0 = time.monotonic()
     try:
-        _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling, levels)
+        _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling, levels, groups)
     except KeyboardInterrupt:
         if any(done.values()):
             _log(f"raw results of every finished repetition are kept in {scratch}")
@@ -272,11 +293,16 @@ def run(config, usage_error):
     return written
 
 
-def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling=None, levels=()):
+def _run_plan(config, plan, client, profile, warmup, scratch, done, failed, eta, t0, ceiling=None, levels=(),
+              groups=None):
     """Every (repetition, server) of the plan in order; fills `done` and `failed`, teaches `eta`.
     warmup: the warm-up pass's profile, None for no warm-up pass. ceiling: the client-ceiling
-    measurement (bench/client_ceiling.py) whose rows cap `levels`, or None (the profile's max_rate caps)."""
+    measurement (bench/client_ceiling.py) whose rows cap `levels`, or None (the profile's max_rate caps).
+    groups: the sessions profile's level groups (bench/session_groups.py), each repetition run as
+    them; None = one server start and client run per repetition."""
     measure = measure_url_once if config.byo_server else measure_once
+    if groups:
+        measure = functools.partial(session_groups.measure_groups, groups)
     for i, (rep, variant) in enumerate(plan):
         if variant.name in failed:
             continue

@@ -58,6 +58,9 @@ class RunConfig:
     client_cpus: Tuple[int, ...]
     #: Server worker processes, 1-64 (scaleout.MAX_WORKERS); > 1 needs a broker.
     workers: int
+    #: Whether --workers was given (WORKERS= other than 1): the sessions profile then runs every
+    #: level on that many workers instead of picking per level (bench/sessions.py).
+    workers_given: bool
     #: The broker the server processes join: a redis://HOST[:PORT][/DB] URL, "private"
     #: (a fresh redis-server per repetition), or None (private when workers > 1, else none).
     broker: Optional[str]
@@ -67,6 +70,12 @@ class RunConfig:
     #: Client processes holding the connections, 1-64: 1 = one client process; N > 1 = a
     #: coordinator and N agents (bench/client_fleet.py).
     agents: int
+    #: Whether --agents was given (AGENTS= other than 1), as workers_given.
+    agents_given: bool
+    #: `--sessions N` for servers with the `sessions` knob: the sessions the server's processes
+    #: together are to hold (the largest level of the group being run), so a server whose
+    #: open-files limit is too low refuses at start; None = not passed (every profile but sessions).
+    sessions: Optional[int]
     #: The fleet's Redis bus, redis://HOST[:PORT][/DB]; None = a private redis-server per
     #: repetition. Used only with agents > 1.
     bus: Optional[str]
@@ -107,11 +116,13 @@ def from_cli(ns):
         raise ValueError("--port must be in 0-65535")
     if ns.repeat is not None and ns.repeat < 1:
         raise ValueError("--repeat must be >= 1")
-    check_workers(ns.workers)
-    check_agents(ns.agents)
+    workers_given, agents_given = ns.workers is not None, ns.agents is not None
+    workers, agents = ns.workers or 1, ns.agents or 1
+    check_workers(ns.workers if workers_given else workers)
+    check_agents(ns.agents if agents_given else agents)
     bus = None if ns.bus is None or ns.bus == PRIVATE else check_broker(ns.bus)
     broker = None if ns.broker is None else check_broker(ns.broker)
-    if ns.broker_cpu and not wants_private_broker(ns.workers, broker):
+    if ns.broker_cpu and not wants_private_broker(workers, broker):
         raise ValueError("--broker-cpu pins the private redis-server: it needs --workers > 1 without --broker, "
                          "or --broker private")
     if ns.servers is not None and ns.naive:
@@ -121,10 +132,10 @@ def from_cli(ns):
     if ns.url is not None:
         # The runner starts nothing, so it has no server flags to pass.
         # (--host/--port/--heartbeat are the started server's and go unused.)
-        refused = [flag for flag, given in (("--naive", ns.naive), ("--workers", ns.workers != 1),
+        refused = [flag for flag, given in (("--naive", ns.naive), ("--workers", workers != 1),
                                             ("--broker", broker is not None), ("--json", ns.json != "json"),
                                             ("--broker-cpu", bool(ns.broker_cpu)),
-                                            ("--agents", ns.agents != 1))
+                                            ("--agents", agents != 1))
                    if given]
         if refused:
             raise ValueError(f"{', '.join(refused)}: not with --url: the runner neither starts that server (run "
@@ -148,8 +159,9 @@ def from_cli(ns):
         variants=variants, byo_server=ns.url is not None, profile=ns.profile,
         repeat=ns.repeat or default_repeat(ns.profile), levels=parse_levels(ns.levels), codec=ns.json,
         transport=ns.transport, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
-        server_cpus=server_cpus, client_cpus=client_cpus, workers=ns.workers, broker=broker,
-        broker_cpus=broker_cpus, agents=ns.agents, bus=bus, out_dir=ns.out_dir, client_jar=ns.client_jar,
+        server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
+        broker=broker, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
+        out_dir=ns.out_dir, client_jar=ns.client_jar,
         java=ns.java, java_opts=tuple(_split("--java-opts", ns.java_opts)),
         client_args=tuple(_split("--client-args", ns.client_args)), server_warmup=ns.server_warmup,
         dry_run=ns.dry_run, ready_timeout_s=ns.ready_timeout, client_timeout_s=ns.client_timeout)

@@ -54,6 +54,8 @@ from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize as summarize_server  # noqa: E402
 from scaleout import check_workers  # noqa: E402
 from scaleout_summary import summarize, to_markdown  # noqa: E402
+import session_groups  # noqa: E402
+from sessions import SESSIONS_PER_PROCESS, processes_for  # noqa: E402
 from servers import ROOT  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 
@@ -190,6 +192,13 @@ def run(plan, controller, usage_error):
     check_installed([variant], config.client_jar, dry_run=config.dry_run)
     client, profile, warmup = client_profiles_for(config, max(plan.workers) > 1, usage_error)
     levels = list(config.levels or profile["levels"])
+    sessions_run = session_groups.applies(config)
+    if sessions_run and max(levels) > SESSIONS_PER_PROCESS:
+        # One client process holds every level here (no agents): refused before anything starts.
+        raise StepError("plan", f"level {max(levels):,} needs {processes_for(max(levels))} client processes "
+                        f"({SESSIONS_PER_PROCESS:,} sessions per process, ulimit -n) but make bench-scaleout runs "
+                        f"one; use LEVELS= up to {SESSIONS_PER_PROCESS:,}, or make bench SERVERS={variant.name} "
+                        "PROFILE=sessions, which runs larger levels across workers and agents")
     steps = [(rep, k) for rep in range(1, config.repeat + 1) for k in plan.workers]
     eta = Eta(prior_run_s(profile, levels),
               later_ratio=LATER_REPETITION_RATIO if "level-start-rates" in client.features else 1.0)
@@ -226,9 +235,13 @@ def run(plan, controller, usage_error):
         try:
             quotas = WorkerQuotas(controller, k, plan.share, plan.period_us, log=_log)
             with quotas:
-                record, warnings = measure_once(plan.config_for(k), variant, out_path,
+                k_config = plan.config_for(k)
+                if sessions_run and variant.has_sessions:  # the server refuses at start if it cannot hold them
+                    k_config = dataclasses.replace(k_config, sessions=max(levels))
+                record, warnings = measure_once(k_config, variant, out_path,
                                                 os.path.join(out_dir, f"w{k}.server.log"), extra, warmup=warmup,
-                                                log=_log, probes=[QuotaProbe(quotas), RelayCounter()])
+                                                log=_log, probes=[QuotaProbe(quotas), RelayCounter()],
+                                                server_pids=sessions_run)
         except (StepError, OSError) as exc:
             failed[k] = f"repetition {rep}: {exc}"
             _log(f"bench-scaleout failed: {k} worker(s), repetition {rep}: {exc}\n(its remaining repetitions are skipped)")

@@ -28,8 +28,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 REGISTRY_PATH = os.path.join(ROOT, "docs", "contract", "server-registry.json")
 
 #: What a server may accept besides the contract flags (docs/protocol.md):
-#: --json CODEC, --naive, --workers N, --broker URL.
-KNOBS = ("codec", "naive", "workers", "broker")
+#: --json CODEC, --naive, --workers N, --broker URL, --sessions N (the sessions its
+#: processes together are to hold: it refuses to start when its open-files limit is too low).
+KNOBS = ("codec", "naive", "workers", "broker", "sessions")
 #: Broadcast algorithm groups: "fast" coalesces a loop turn's messages into one
 #: frame per session and encodes once; "naive" writes one frame per message per
 #: recipient (bench/matrix.py explains why comparisons hold it fixed).
@@ -92,6 +93,10 @@ class ServerEntry:
     @property
     def has_scaleout(self):
         return "workers" in self.knobs
+
+    @property
+    def has_sessions(self):
+        return "sessions" in self.knobs
 
     @property
     def naive(self):
@@ -331,7 +336,7 @@ def _no_duplicate_keys(pairs):
 # How to start an entry: here, not in bench/, because make (registry_cli.py argv)
 # and the bench both build launches and neither may reach into the other.
 def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, workers=1, broker=None,
-                   log_level="warning"):
+                   log_level="warning", sessions=None):
     """The full argv for one registry entry; refuses knobs the server does not have.
 
     spec: a ServerEntry. host/port: listen address, port 0-65535 (0 =
@@ -341,7 +346,8 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, worker
     to force it. workers: worker processes, 1-64 (--workers, passed when > 1);
     broker: a redis:// URL (--broker) or None. Several workers need a broker:
     the caller starts a private one (docs/contract/sockbench_contract/private_redis.py) and
-    passes its URL.
+    passes its URL. sessions: --sessions N, 1..10,000,000, the sessions the server's processes
+    together are to hold (None = not passed); refused for a server without the knob.
     """
     naive = spec.naive if naive is None else naive
     argv = list(spec.argv) + ["--host", host, "--port", str(port),
@@ -366,4 +372,8 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, worker
             argv += ["--workers", str(workers)]
         if broker:
             argv += ["--broker", broker]
+    if sessions is not None:
+        if not spec.has_sessions:
+            raise ValueError(f"server {spec.name!r} has no --sessions (SESSIONS={sessions})")
+        argv += ["--sessions", str(sessions)]
     return argv
