@@ -14,7 +14,8 @@ from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
 from .protocol.transports import DEFAULT_SOCKJS_URL
 from .protocol.session_budget import (MAX_SESSIONS, MIN_SESSIONS, SESSION_BYTES,
                                       default_max_sessions, max_sessions_for_share)
-from . import open_files
+from . import heap_snapshots, open_files
+from .heap_snapshots import FRAMES as HEAP_FRAMES
 from .scaleout.broker_url import BrokerUrlError, parse_broker_url
 from .scaleout.settings import MAX_WORKERS, ScaleOut, worker_from_environment
 from .tornado_io.shedding import DEFAULT_MAX_TOTAL_BUFFER
@@ -70,6 +71,15 @@ def _sockjs_url(value: str) -> str:
         raise argparse.ArgumentTypeError(
             "expected an http:// or https:// URL or a path starting with '/' (at most 2048 "
             "characters; no spaces, quotes or angle brackets), got %r" % value)
+    return value
+
+
+def _heap_directory(value: str) -> str:
+    if not os.path.isdir(value):
+        raise argparse.ArgumentTypeError("no such directory: %r" % value)
+    reason = heap_snapshots.unavailable_reason()
+    if reason:
+        raise argparse.ArgumentTypeError(reason)
     return value
 
 
@@ -134,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "the session budget grows to hold that share (default: none, no check)"
                         % (open_files.MIN_EXPECTED_SESSIONS, open_files.MAX_EXPECTED_SESSIONS,
                            open_files.SPARE))
+    p.add_argument("--heap-snapshots", type=_heap_directory, default=None, metavar="DIR",
+                   help="CPython only, for tools/heap_breakdown.py: trace Python allocations "
+                        "from READY on (tracemalloc, %d frames) and write a snapshot to DIR at "
+                        "READY and on each SIGUSR2; needs --workers 1 (default: off, "
+                        "tracemalloc not even imported)" % HEAP_FRAMES)
     p.add_argument("--status-file", type=_status_path, default=None, metavar="PATH",
                    help="keep the pids of the workers accepting connections in this JSON "
                         "file, replaced atomically on every change and removed at exit "
@@ -179,6 +194,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     args = build_parser().parse_args(argv)
+    if args.heap_snapshots is not None and args.workers > 1:
+        print("sockbench-tornado: --heap-snapshots needs --workers 1: its snapshots are one "
+              "process's heap", file=sys.stderr, flush=True)
+        return 2
     if args.workers > 1 and args.broker is None:
         # One line, exit 2, nothing opened (docs/protocol.md section 6).
         print("sockbench-tornado: --workers %d needs --broker redis://HOST:PORT/DB: the "
@@ -226,4 +245,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     return serve(host=args.host, port=args.port, heartbeat=args.heartbeat, codec=codec,
                  mounts=mounts, limits=limits,
                  broadcast=NAIVE if args.naive else FAST, scale=scale,
-                 status_file=args.status_file if role is None else None)
+                 status_file=args.status_file if role is None else None,
+                 after_ready=(functools.partial(heap_snapshots.start, args.heap_snapshots)
+                              if args.heap_snapshots is not None else None))

@@ -54,6 +54,33 @@ def open_xhr_sessions(port: int, n: int) -> None:
     s.close()
 
 
+def measure(server_argv: list, kind: str, sessions: int, settle_s: float = 1.0,
+            before_sessions=None, while_held=None) -> dict:
+    """Start the server, open ``sessions`` of ``kind``, and read its RSS one
+    second after READY (``before``) and ``settle_s`` after the last session
+    (``after``). ``before_sessions(server)`` runs right after ``before`` was
+    read, ``while_held(server)`` with the sessions still open after ``after``
+    was (tools/heap_breakdown.py takes its snapshots there). Returns the
+    READY line, pid and RSS."""
+    server = start_server(server_argv)
+    port = int(server.url.rsplit(":", 1)[1])
+    try:
+        time.sleep(1.0)
+        before = rss_bytes(server.pid)
+        if before_sessions is not None:
+            before_sessions(server)
+        held = open_websockets(port, sessions) if kind == "websocket" else None
+        if held is None:
+            open_xhr_sessions(port, sessions)
+        time.sleep(settle_s)
+        after = rss_bytes(server.pid)
+        if while_held is not None:
+            while_held(server)
+    finally:
+        stop_server(server)
+    return {"ready_line": server.ready_line, "pid": server.pid, "before": before, "after": after}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     p.add_argument("--server", required=True, metavar="COMMAND",
@@ -65,21 +92,11 @@ def main(argv=None) -> int:
     if not 1 <= args.sessions <= 15000:
         p.error("--sessions must be 1-15000")
     raise_fd_limit(args.sessions + 200, "session_cost")
-    server = start_server(shlex.split(args.server))
-    port = int(server.url.rsplit(":", 1)[1])
-    try:
-        time.sleep(1.0)
-        before = rss_bytes(server.pid)
-        held = open_websockets(port, args.sessions) if args.kind == "websocket" else None
-        if held is None:
-            open_xhr_sessions(port, args.sessions)
-        time.sleep(1.0)
-        after = rss_bytes(server.pid)
-    finally:
-        stop_server(server)
-    print(server.ready_line)
+    r = measure(shlex.split(args.server), args.kind, args.sessions)
+    print(r["ready_line"])
     print("%s: %d sessions, RSS %.1f -> %.1f MiB: %.0f bytes a session"
-          % (args.kind, args.sessions, before / MiB, after / MiB, (after - before) / args.sessions))
+          % (args.kind, args.sessions, r["before"] / MiB, r["after"] / MiB,
+             (r["after"] - r["before"]) / args.sessions))
     return 0
 
 

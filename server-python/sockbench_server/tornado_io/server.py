@@ -120,7 +120,8 @@ def ready_fields(codec: Codec, heartbeat: float, services: Sequence[Service],
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
                  ready: Callable[[str], None], limits: ServerLimits,
-                 broadcast: Optional[str], scale: ScaleOut, status_file: Optional[str]) -> int:
+                 broadcast: Optional[str], scale: ScaleOut, status_file: Optional[str],
+                 after_ready: Optional[Callable[[asyncio.AbstractEventLoop], None]]) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -194,6 +195,8 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
         link.report_listening(url, fields)
     else:
         ready(format_ready_line(url, fields))
+    if after_ready is not None:
+        after_ready(loop)
     try:
         await stop.wait()
     finally:
@@ -239,13 +242,15 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
           limits: Optional[ServerLimits] = None,
           broadcast: Optional[str] = None,
           scale: ScaleOut = ScaleOut(),
-          status_file: Optional[str] = None) -> int:
+          status_file: Optional[str] = None,
+          after_ready: Optional[Callable[[asyncio.AbstractEventLoop], None]] = None) -> int:
     """Run until SIGTERM/SIGINT; returns the exit status. ``broadcast``
     (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``;
     ``scale``: this process's part in a scale-out (docs/protocol.md section 6;
     several workers are started by ``scaleout/workers.py``, which runs this
     in each); ``status_file``: where a server that serves alone keeps its
-    pid (docs/protocol.md section 6.2)."""
+    pid (docs/protocol.md section 6.2); ``after_ready``: called with the
+    loop once the server listens (``--heap-snapshots``)."""
     def print_ready(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
@@ -255,4 +260,4 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
     return asyncio.run(_serve(host=host, port=port, heartbeat=heartbeat, codec=codec,
                               mounts=mounts, ready=ready or print_ready,
                               limits=limits or ServerLimits(), broadcast=broadcast, scale=scale,
-                              status_file=status_file))
+                              status_file=status_file, after_ready=after_ready))
