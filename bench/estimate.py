@@ -91,9 +91,12 @@ def prior_run_s(profile, levels=None, ceiling_per_s=None):
     total = RUN_OVERHEAD_S
     # Confirm and refine points run on fresh connections: the level connects again for each.
     connects = 1 + (1 if profile.get("confirm") else 0) + int(profile.get("refine_steps") or 0)
+    # A paced connect (the sessions profile) takes at least N / rate; an idle hold is waited out once per level.
+    rate = float(profile.get("connect_rate_per_s") or 0)
     for i, n in enumerate(levels):
         total += points_per_level(profile, n, first_level=(i == 0), ceiling_per_s=ceiling_per_s) * point_s(profile)
-        total += CONNECT_S_PER_CLIENT * n * connects
+        total += max(CONNECT_S_PER_CLIENT * n, n / rate if rate > 0 else 0.0) * connects
+        total += float(profile.get("idle_hold_s") or 0)
     return total
 
 

@@ -84,3 +84,12 @@ def test_fresh_connections_for_confirm_and_refine_are_counted():
     searched = prior_run_s(dict(STANDARD, confirm=True, refine_steps=3), [2000])
     # 4 more points plus 4 more connection rounds of 2000 clients
     assert searched == pytest.approx(plain + 4 * point_s(STANDARD) + 4 * 2000 * 0.002)
+
+
+def test_a_paced_connect_and_an_idle_hold_are_counted():
+    plain = prior_run_s(STANDARD, [2000])
+    sessions = prior_run_s(dict(STANDARD, connect_rate_per_s=100, idle_hold_s=30), [2000])
+    # 20 s to open 2000 connections at 100/s instead of the unpaced 4 s, plus the 30 s hold
+    assert sessions == pytest.approx(plain - 2000 * 0.002 + 20 + 30)
+    # Paced faster than connections open anyway: the unpaced estimate stands.
+    assert prior_run_s(dict(STANDARD, connect_rate_per_s=100_000), [2000]) == pytest.approx(plain)
