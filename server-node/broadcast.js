@@ -58,10 +58,10 @@ function main(argv) {
 // --sessions N: before anything listens or forks, one line and exit 2 when one
 // serving process's share does not fit the open-files limit (src/open-files.js).
 function checkOpenFiles(sessions, workers) {
-  const { softLimit, refusalLine } = require('./src/open-files');
-  const limit = softLimit();
-  if (limit === null) {
-    process.stderr.write(`server-node: the open-files limit cannot be read here (no /proc/self/limits); ` +
+  const { ownSoftLimit, refusalLine } = require('./src/open-files');
+  const { limit, unreadable } = ownSoftLimit();
+  if (unreadable !== undefined) {
+    process.stderr.write(`server-node: cannot read the open-files limit here (${unreadable}); ` +
       `--sessions ${sessions} taken as is\n`);
     return;
   }

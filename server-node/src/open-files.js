@@ -38,23 +38,28 @@ function workersThatFit(sessions, limit) {
 }
 
 /**
- * The soft "Max open files" of /proc/self/limits (text passed in for tests);
- * null when it cannot be read (no /proc: not Linux, or a runtime without the
- * permission) or is unlimited.
+ * The soft "Max open files" of a /proc/<pid>/limits text; null when the text
+ * has none or it is unlimited.
  */
-function softLimit(limitsText = readOwnLimits()) {
-  if (limitsText === null) return null;
+function softLimit(limitsText) {
   const line = limitsText.split('\n').find((l) => l.startsWith('Max open files'));
   const soft = line ? line.slice('Max open files'.length).trim().split(/\s+/)[0] : undefined;
   return soft !== undefined && /^[0-9]+$/.test(soft) ? Number(soft) : null;
 }
 
-function readOwnLimits() {
+/**
+ * This process's soft open-files limit: {limit} or, where /proc/self/limits
+ * cannot be read (not Linux; Deno without read permission for it), {unreadable: why}.
+ */
+function ownSoftLimit() {
+  let text;
   try {
-    return fs.readFileSync('/proc/self/limits', 'utf8');
-  } catch {
-    return null;
+    text = fs.readFileSync('/proc/self/limits', 'utf8');
+  } catch (err) {
+    return { unreadable: `/proc/self/limits: ${err.code ?? err.name}` };
   }
+  const limit = softLimit(text);
+  return limit === null ? { unreadable: '/proc/self/limits has no finite "Max open files"' } : { limit };
 }
 
 /**
@@ -72,5 +77,5 @@ function refusalLine(program, sessions, workers, limit) {
 
 module.exports = {
   SPARE, MIN_EXPECTED_SESSIONS, MAX_EXPECTED_SESSIONS, share, filesNeeded, workersThatFit, softLimit,
-  refusalLine,
+  ownSoftLimit, refusalLine,
 };
