@@ -106,7 +106,9 @@ def measure_groups(groups, config, variant, out_path, log_path, extra_client_arg
         path = f"{scratch}-group{i}.json"
         log(f"[sessions] group {i}/{len(groups)}: levels {','.join(map(str, group.levels))} on "
             f"{processes_text(group.workers, group.agents)}")
-        record, group_warnings = measure(group_config(config, group, variant), variant, path, log_path,
+        # Each group's server start keeps its own log (the first keeps the usual name).
+        group_log = log_path if i == 1 else log_path.replace(".server.log", f".group{i}.server.log")
+        record, group_warnings = measure(group_config(config, group, variant), variant, path, group_log,
                                          args_for_levels(extra_client_args, group.levels), warmup=warmup, log=log,
                                          server_pids=True)
         docs.append(load_result(path))
