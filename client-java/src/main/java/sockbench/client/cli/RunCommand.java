@@ -26,7 +26,9 @@ import sockbench.client.output.Progress;
 import sockbench.client.plan.Profile;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.sampling.MachineInfo;
+import sockbench.client.sampling.OpenFilesLimit;
 import sockbench.client.sampling.ProcFiles;
+import sockbench.client.sampling.ProcessGroup;
 import sockbench.client.sampling.ProcessSampler;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.Thresholds;
@@ -145,6 +147,14 @@ public final class RunCommand implements Callable<Integer> {
                 .search(search.search(spec, base)).levelStartRates(startRates)
                 .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).build();
 
+        // Every session is a socket: a level this process (or each agent) cannot hold would fail
+        // connection by connection minutes in; refuse it now, in one line (exit 2, no stack trace).
+        String tooFewFiles = openFilesRefusal(sweepPlan, fleet.coordinating() ? fleet.agents : 1);
+        if (tooFewFiles != null) {
+            System.err.println(tooFewFiles);
+            return 2;
+        }
+
         ClientInfo localClient = new ClientInfo(ClientInfo.NAME, ClientInfo.VERSION, System.getProperty("java.version"),
                 System.getProperty("java.vendor"), tr.jsonName(), clientCpus, threads, Runtime.getRuntime().maxMemory());
         MachineInfo machine = MachineInfo.read();
@@ -179,12 +189,27 @@ public final class RunCommand implements Callable<Integer> {
         RunOutputs outputs = new RunOutputs(
                 new RunOutputs.Run(runId, server.label(serverInfo), started, machine, serverInfo, settings),
                 clientOf, warnings, out, legacy, System.err);
-        return sweep(loadEngine, settings, warnings, outputs);
+        return sweep(loadEngine, settings, warnings, outputs, idlePids);
+    }
+
+    /** The open-files refusal of the plan's largest level for this process's soft limit, or null when it fits. */
+    static String openFilesRefusal(SweepPlan plan, int agents) {
+        var limit = OpenFilesLimit.softLimit(OpenFilesLimit.SELF);
+        if (limit.isEmpty()) {
+            return null;
+        }
+        int largest = plan.levels().stream().mapToInt(Integer::intValue).max().orElse(0);
+        return OpenFilesLimit.refusal(largest, agents, limit.getAsLong());
     }
 
     /** Runs the sweep on the engine (closed at the end) and writes the outputs; exit status 1 when an agent was lost. */
-    private int sweep(LoadEngine loadEngine, SweepSettings settings, List<String> warnings, RunOutputs outputs)
-            throws Exception {
+    private int sweep(LoadEngine loadEngine, SweepSettings settings, List<String> warnings, RunOutputs outputs,
+                      List<Long> idlePids) throws Exception {
+        ProcessGroup serverGroup = idlePids.isEmpty() ? null
+                : new ProcessGroup(idlePids.stream().map(String::valueOf).toList());
+        if (serverGroup != null && settings.plan().idleHoldS() > 0 && serverGroup.read() == null) {
+            warnings.add("server pids " + idlePids + " are not all readable in /proc: the idle record's server CPU and RSS are null");
+        }
         Long serverPid = server.serverPid;
         Progress progress = new Progress(System.err);
         ShutdownAbort shutdown = new ShutdownAbort();
@@ -193,7 +218,7 @@ public final class RunCommand implements Callable<Integer> {
             if (serverSampler != null && serverSampler.latest() == null) {
                 warnings.add("server pid " + serverPid + " is not readable in /proc: server CPU and RSS are null");
             }
-            Sweep sweep = new Sweep(engine, settings, serverSampler, progress, warnings, outputs::writePartial);
+            Sweep sweep = new Sweep(engine, settings, serverSampler, serverGroup, progress, warnings, outputs::writePartial);
             List<LevelResult> levelResults = shutdown.run(sweep);
             RunResult result = outputs.finish(levelResults);
             outputs.write(result);

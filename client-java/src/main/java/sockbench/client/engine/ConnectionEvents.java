@@ -35,4 +35,8 @@ interface ConnectionEvents {
      */
     default void frame(Connection c, int messages) {
     }
+
+    /** A SockJS heartbeat frame ({@code h}) arrived on {@code c}. A no-op by default. */
+    default void heartbeat(Connection c) {
+    }
 }

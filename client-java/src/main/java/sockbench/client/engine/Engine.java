@@ -143,7 +143,20 @@ public final class Engine implements AutoCloseable {
      * copies by them). The k-th id goes to thread k mod threads.
      */
     public ConnectProgress open(List<Integer> clientIds, long overallTimeoutNs) throws InterruptedException {
+        return open(clientIds, overallTimeoutNs, 0);
+    }
+
+    /**
+     * As {@link #open(List, long)}, starting at most {@code connectRatePerS} new connections per
+     * second in all (0 = unpaced): each I/O thread starts its share one per T / rate seconds, the
+     * threads offset by 1 / rate, so the server sees an even stream of handshakes instead of a
+     * burst of thousands (its accept queue and the SYN backlog stay short).
+     */
+    public ConnectProgress open(List<Integer> clientIds, long overallTimeoutNs, double connectRatePerS)
+            throws InterruptedException {
         ConnectProgress progress = new ConnectProgress(clientIds.size());
+        long now = System.nanoTime();
+        long perConnectNs = connectRatePerS > 0 ? (long) Math.max(1, 1e9 / connectRatePerS) : 0;
         List<List<Integer>> shares = new ArrayList<>();
         for (int i = 0; i < loops.size(); i++) {
             shares.add(new ArrayList<>());
@@ -154,7 +167,8 @@ public final class Engine implements AutoCloseable {
         for (int i = 0; i < loops.size(); i++) {
             IoLoop loop = loops.get(i);
             List<Integer> share = shares.get(i);
-            loop.submit(() -> loop.openConnections(share, progress));
+            long firstAt = now + i * perConnectNs;
+            loop.submit(() -> loop.openConnections(share, progress, perConnectNs * loops.size(), firstAt));
         }
         long deadline = System.nanoTime() + overallTimeoutNs;
         while (!progress.done() && System.nanoTime() < deadline) {
@@ -224,6 +238,15 @@ public final class Engine implements AutoCloseable {
             total.add(c);
         }
         return total;
+    }
+
+    /** SockJS heartbeat frames received by every I/O thread since the engine started. */
+    public long heartbeats() {
+        long n = 0;
+        for (Long h : runOnAll(IoLoop::heartbeats)) {
+            n += h;
+        }
+        return n;
     }
 
     /** Connections of the level still open. */

@@ -65,7 +65,18 @@ final class IoLoop implements Runnable, ConnectionEvents {
     private final ArrayList<Connection> ring = new ArrayList<>();
     private ConnectProgress progress;
     private int inFlight;
+    /** Paced opening: this loop starts one connect per interval, nanoseconds (0 = as fast as in-flight allows). */
+    private long connectIntervalNs;
+    /** When the next paced connect may start, nanoTime. */
+    private long nextConnectNs;
+    /** How far a paced loop may catch up after falling behind (e.g. blocked by the in-flight limit), ns. */
+    private static final long MAX_CONNECT_BURST_NS = 10_000_000;
     private long nextTimeoutScanNs;
+    /**
+     * SockJS {@code h} frames received, independent of points (the idle hold reads the difference
+     * over its duration); only this loop's thread writes it.
+     */
+    private long heartbeats;
 
     /**
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
@@ -109,6 +120,16 @@ final class IoLoop implements Runnable, ConnectionEvents {
     // --- control (called on the loop thread via tasks) ----------------------------------
 
     void openConnections(List<Integer> clientIds, ConnectProgress p) {
+        openConnections(clientIds, p, 0, 0);
+    }
+
+    /**
+     * Queues the level's connections; with {@code intervalNs} &gt; 0 they start one per interval
+     * from {@code firstAtNs} on (the engine staggers the loops so the level's connects are even).
+     */
+    void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
+        connectIntervalNs = Math.max(0, intervalNs);
+        nextConnectNs = firstAtNs;
         progress = p;
         ring.clear();
         opening.clear();
@@ -239,6 +260,16 @@ final class IoLoop implements Runnable, ConnectionEvents {
         receive.frame(c, messages);
     }
 
+    @Override
+    public void heartbeat(Connection c) {
+        heartbeats++;
+    }
+
+    /** SockJS heartbeat frames this loop received since it started (any level, any point). */
+    long heartbeats() {
+        return heartbeats;
+    }
+
     // --- the loop --------------------------------------------------------------------------
 
     @Override
@@ -316,6 +347,9 @@ final class IoLoop implements Runnable, ConnectionEvents {
         if (!opening.isEmpty()) {
             wait = Math.min(wait, Math.max(0, nextTimeoutScanNs - now));
         }
+        if (connectIntervalNs > 0 && !toConnect.isEmpty() && inFlight < maxInFlight) {
+            wait = Math.min(wait, Math.max(0, nextConnectNs - now));
+        }
         return wait;
     }
 
@@ -369,6 +403,12 @@ final class IoLoop implements Runnable, ConnectionEvents {
 
     private void startConnects(long now) {
         while (inFlight < maxInFlight && !toConnect.isEmpty()) {
+            if (connectIntervalNs > 0) {
+                if (now < nextConnectNs) {
+                    break;
+                }
+                nextConnectNs = Math.max(nextConnectNs, now - MAX_CONNECT_BURST_NS) + connectIntervalNs;
+            }
             Connection c = toConnect.poll();
             inFlight++;
             opening.add(c);

@@ -71,6 +71,7 @@ final class ReceiveSink implements WsFrameSink, SockJsByteHandler {
 
     @Override
     public void onHeartbeat() {
+        events.heartbeat(connection);
     }
 
     @Override

@@ -16,6 +16,7 @@ import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.Target;
+import sockbench.client.sampling.OpenFilesLimit;
 import sockbench.client.engine.Transport;
 
 /**
@@ -157,10 +158,27 @@ public final class Agent {
         switch (c.get("type")) {
             case Protocol.OPEN -> {
                 int n = Integer.parseInt(c.get("n"));
-                ConnectProgress p = local.open(SlotAssignment.clientIdsOf(n, index, agents), Long.parseLong(c.get("timeout_ns")));
+                List<Integer> ids = SlotAssignment.clientIdsOf(n, index, agents);
+                // This agent's share must fit its own open-files limit (it may run on another host).
+                var limit = OpenFilesLimit.softLimit(OpenFilesLimit.SELF);
+                if (limit.isPresent() && OpenFilesLimit.needed(ids.size()) > limit.getAsLong()) {
+                    throw new IllegalArgumentException(String.format(Locale.ROOT,
+                            "agent %s: its share of level %d is %d sessions, needing %d open files, but it may hold %d "
+                                    + "(ulimit -n); run more agents or lower --levels",
+                            id, n, ids.size(), OpenFilesLimit.needed(ids.size()), limit.getAsLong()));
+                }
+                ConnectProgress p = local.open(ids, Long.parseLong(c.get("timeout_ns")),
+                        Double.parseDouble(c.getOrDefault("connect_rate", "0")));
                 out.put("connected", Integer.toString(p.connected()));
                 out.put("failed", Integer.toString(p.failed()));
                 out.put("first_error", p.firstError() == null ? "" : p.firstError());
+                out.put("failures", FleetLoadEngine.encodeReasons(p.failuresByReason()));
+            }
+            case Protocol.IDLE_SAMPLE -> {
+                var s = local.idleSample();
+                out.put("heartbeats", Long.toString(s.heartbeats()));
+                out.put("open", Integer.toString(s.open()));
+                out.put("rss_bytes", s.clientRssBytes() == null ? "" : Long.toString(s.clientRssBytes()));
             }
             case Protocol.OPEN_COUNT -> out.put("open", Integer.toString(local.openConnections()));
             case Protocol.CLOSE -> local.closeAll(Long.parseLong(c.get("grace_ms")));

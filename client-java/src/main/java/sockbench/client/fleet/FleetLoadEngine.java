@@ -14,6 +14,8 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import sockbench.client.sweep.AgentRecord;
 import sockbench.client.sweep.AgentSample;
+import sockbench.client.sweep.IdleSample;
+import sockbench.client.sweep.LocalLoadEngine;
 import sockbench.client.sweep.LoadEngine;
 import sockbench.client.sweep.PointMeasurement;
 import sockbench.client.sweep.PointRequest;
@@ -127,24 +129,89 @@ public final class FleetLoadEngine implements LoadEngine {
 
     @Override
     public ConnectProgress open(int n, long overallTimeoutNs) throws InterruptedException {
-        Replies r = command(Protocol.OPEN, Map.of("n", Integer.toString(n), "timeout_ns", Long.toString(overallTimeoutNs)),
-                alive(), overallTimeoutNs + REPLY_SLACK_NS);
+        return open(n, overallTimeoutNs, 0);
+    }
+
+    /** Every agent paces its share at {@code connectRatePerS} ÷ agents, so the fleet together keeps the rate. */
+    @Override
+    public ConnectProgress open(int n, long overallTimeoutNs, double connectRatePerS) throws InterruptedException {
+        Map<String, String> f0 = new LinkedHashMap<>();
+        f0.put("n", Integer.toString(n));
+        f0.put("timeout_ns", Long.toString(overallTimeoutNs));
+        f0.put("connect_rate", Double.toString(connectRatePerS / agents.size()));
+        Replies r = command(Protocol.OPEN, f0, alive(), overallTimeoutNs + REPLY_SLACK_NS);
         int connected = 0;
         int failed = 0;
         String first = null;
+        Map<String, Integer> reasons = new TreeMap<>();
         for (int i = 0; i < agents.size(); i++) {
             Map<String, String> f = r.byAgent.get(agents.get(i));
             if (f == null) {
-                failed += SlotAssignment.clientIdsOf(n, i, agents.size()).size();
+                int missing = SlotAssignment.clientIdsOf(n, i, agents.size()).size();
+                failed += missing;
+                reasons.merge("agent lost", missing, Integer::sum);
                 continue;
             }
             connected += Integer.parseInt(f.get("connected"));
             failed += Integer.parseInt(f.get("failed"));
+            decodeReasons(f.get("failures")).forEach((k, v) -> reasons.merge(k, v, Integer::sum));
             if (first == null && !f.getOrDefault("first_error", "").isEmpty()) {
                 first = agents.get(i) + ": " + f.get("first_error");
             }
         }
-        return ConnectProgress.of(n, connected, failed, first);
+        return ConnectProgress.of(n, connected, failed, first, reasons);
+    }
+
+    /** Every agent's heartbeats and open connections added up; RSS of this coordinator plus every agent. */
+    @Override
+    public IdleSample idleSample() {
+        try {
+            Replies r = command(Protocol.IDLE_SAMPLE, Map.of(), alive(), REPLY_SLACK_NS);
+            long heartbeats = 0;
+            int open = 0;
+            Long rss = LocalLoadEngine.selfRssBytes();
+            for (String agent : agents) {
+                Map<String, String> f = r.byAgent.get(agent);
+                if (f == null) {
+                    rss = null; // a lost agent's memory is unknown: no sum at all rather than a low one
+                    continue;
+                }
+                heartbeats += Long.parseLong(f.get("heartbeats"));
+                open += Integer.parseInt(f.get("open"));
+                String agentRss = f.getOrDefault("rss_bytes", "");
+                rss = rss == null || agentRss.isEmpty() ? null : rss + Long.parseLong(agentRss);
+            }
+            return new IdleSample(heartbeats, open, rss);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new IdleSample(0, 0, null);
+        }
+    }
+
+    @Override
+    public Integer agentCount() {
+        return agents.size();
+    }
+
+    /** Failures by reason as one stream field: a "count TAB reason" line each (reasons hold no newline). */
+    static String encodeReasons(Map<String, Integer> reasons) {
+        StringBuilder b = new StringBuilder();
+        reasons.forEach((k, v) -> b.append(v).append('\t').append(k.replace('\n', ' ').replace('\t', ' ')).append('\n'));
+        return b.toString();
+    }
+
+    static Map<String, Integer> decodeReasons(String field) {
+        Map<String, Integer> out = new TreeMap<>();
+        if (field == null || field.isEmpty()) {
+            return out;
+        }
+        for (String line : field.split("\n")) {
+            int tab = line.indexOf('\t');
+            if (tab > 0) {
+                out.merge(line.substring(tab + 1), Integer.parseInt(line.substring(0, tab)), Integer::sum);
+            }
+        }
+        return out;
     }
 
     @Override

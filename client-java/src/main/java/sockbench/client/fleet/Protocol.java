@@ -21,6 +21,8 @@ final class Protocol {
     static final String ASSIGN = "assign";
     static final String OPEN = "open";
     static final String OPEN_COUNT = "open_count";
+    /** Heartbeats received so far, connections open and the agent's RSS (the coordinator's idle hold). */
+    static final String IDLE_SAMPLE = "idle_sample";
     static final String CLOSE = "close";
     static final String POINT = "point";
     static final String STOP = "stop";

@@ -15,6 +15,9 @@ import sockbench.client.sweep.RunResult;
 import sockbench.client.sweep.SweepSettings;
 import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.CompletionSummary;
+import sockbench.client.stats.ConnectRecord;
+import sockbench.client.stats.FanoutSaturation;
+import sockbench.client.stats.IdleRecord;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.MessagesPerFrame;
@@ -173,7 +176,66 @@ public final class JsonResultWriter implements ResultWriter {
         saturation(g, "saturation", l.saturation());
         saturation(g, "saturation_strict", l.saturationStrict());
         g.writeStringField("end_reason", l.endReason());
+        if (l.connect() != null) {
+            connect(g, l.connect());
+        }
+        if (l.idle() != null) {
+            idle(g, l.idle());
+        }
+        if (l.writeFanoutSaturation()) {
+            fanoutSaturation(g, l.fanoutSaturation());
+        }
+        if (l.agents() != null) {
+            g.writeNumberField("agents", l.agents());
+        }
         g.writeEndObject();
+    }
+
+    private static void connect(JsonGenerator g, ConnectRecord c) throws IOException {
+        g.writeObjectFieldStart("connect");
+        nullableNumber(g, "rate_per_s", c.ratePerS());
+        nullableNumber(g, "achieved_per_s", c.achievedPerS());
+        g.writeObjectFieldStart("failures");
+        for (Map.Entry<String, Integer> e : c.failures().entrySet()) {
+            g.writeNumberField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void idle(JsonGenerator g, IdleRecord i) throws IOException {
+        g.writeObjectFieldStart("idle");
+        g.writeNumberField("hold_s", round(i.holdS()));
+        g.writeNumberField("connections_lost", i.connectionsLost());
+        g.writeNumberField("heartbeats", i.heartbeats());
+        nullableNumber(g, "server_cpu_pct", i.serverCpuPct());
+        nullableLong(g, "server_rss_bytes", i.serverRssBytes());
+        nullableLong(g, "server_rss_baseline_bytes", i.serverRssBaselineBytes());
+        nullableNumber(g, "server_bytes_per_session", i.serverBytesPerSession());
+        nullableLong(g, "client_rss_bytes", i.clientRssBytes());
+        nullableLong(g, "client_rss_baseline_bytes", i.clientRssBaselineBytes());
+        nullableNumber(g, "client_bytes_per_session", i.clientBytesPerSession());
+        g.writeEndObject();
+    }
+
+    private static void fanoutSaturation(JsonGenerator g, FanoutSaturation f) throws IOException {
+        if (f == null) {
+            g.writeNullField("fanout_saturation");
+            return;
+        }
+        g.writeObjectFieldStart("fanout_saturation");
+        g.writeNumberField("copies_per_s", round(f.copiesPerS()));
+        g.writeNumberField("target_rate", round(f.targetRate()));
+        nullableNumber(g, "p99_ms", f.p99Ms());
+        g.writeEndObject();
+    }
+
+    private static void nullableLong(JsonGenerator g, String name, Long v) throws IOException {
+        if (v == null) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, v);
+        }
     }
 
     private static void saturation(JsonGenerator g, String name, SaturationPoint sat) throws IOException {

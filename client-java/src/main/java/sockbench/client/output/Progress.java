@@ -57,6 +57,11 @@ public final class Progress implements SweepProgress {
         err.printf(Locale.ROOT, "level %d: %d connected, %d failed, in %.1f s%n", n, connected, failed, seconds);
     }
 
+    @Override
+    public void idleHold(int n, double seconds) {
+        err.printf(Locale.ROOT, "level %d: holding the sessions idle for %.0f s (memory, idle CPU, heartbeats)%n", n, seconds);
+    }
+
     /** Says where the level's ramp starts when that is not the profile's start rate. */
     @Override
     public void levelStart(int n, double start, double profileStart) {

@@ -18,6 +18,20 @@ public interface LoadEngine extends AutoCloseable {
      */
     ConnectProgress open(int n, long overallTimeoutNs) throws InterruptedException;
 
+    /**
+     * As {@link #open(int, long)}, starting at most {@code connectRatePerS} connections per second
+     * in all (0 = unpaced): the level's connects are spread evenly over its I/O threads and agents.
+     */
+    ConnectProgress open(int n, long overallTimeoutNs, double connectRatePerS) throws InterruptedException;
+
+    /** Heartbeats received so far, connections open and the client processes' RSS (the idle hold's readings). */
+    IdleSample idleSample();
+
+    /** Client processes holding the connections, for the level's {@code agents}; null for this one process. */
+    default Integer agentCount() {
+        return null;
+    }
+
     /** Connections of the level still open. */
     int openConnections();
 

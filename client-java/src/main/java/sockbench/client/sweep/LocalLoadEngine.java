@@ -59,9 +59,29 @@ public final class LocalLoadEngine implements LoadEngine {
         return engine.open(n, overallTimeoutNs);
     }
 
-    /** Opens the connections with these client ids (an agent's share of a level). */
-    public ConnectProgress open(List<Integer> clientIds, long overallTimeoutNs) throws InterruptedException {
-        return engine.open(clientIds, overallTimeoutNs);
+    @Override
+    public ConnectProgress open(int n, long overallTimeoutNs, double connectRatePerS) throws InterruptedException {
+        return engine.open(java.util.stream.IntStream.range(0, n).boxed().toList(), overallTimeoutNs, connectRatePerS);
+    }
+
+    /** Opens the connections with these client ids (an agent's share of a level), at most {@code connectRatePerS} a second (0 = unpaced). */
+    public ConnectProgress open(List<Integer> clientIds, long overallTimeoutNs, double connectRatePerS)
+            throws InterruptedException {
+        return engine.open(clientIds, overallTimeoutNs, connectRatePerS);
+    }
+
+    @Override
+    public IdleSample idleSample() {
+        return new IdleSample(engine.heartbeats(), engine.openConnections(), selfRssBytes());
+    }
+
+    /** This process's resident set size, bytes; null when /proc cannot be read. */
+    public static Long selfRssBytes() {
+        try {
+            return sockbench.client.sampling.ProcFiles.rssBytes("self");
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     @Override

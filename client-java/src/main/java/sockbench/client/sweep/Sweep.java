@@ -11,7 +11,10 @@ import sockbench.client.engine.CopyCompletion;
 import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
+import sockbench.client.sampling.ProcessGroup;
 import sockbench.client.sampling.ProcessSampler;
+import sockbench.client.stats.ConnectRecord;
+import sockbench.client.stats.IdleRecord;
 import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.CompletionSummary;
 import sockbench.client.stats.LatencySummary;
@@ -36,6 +39,11 @@ public final class Sweep {
     private final LoadEngine engine;
     private final SweepSettings settings;
     private final ProcessSampler server; // null without --server-pid
+    /** Every serving process (--server-pids), summed for the idle record; null without pids. */
+    private final ProcessGroup serverGroup;
+    /** Server and client processes just before the first level opened (idle-hold plans only). */
+    private ProcessSampler.Sample serverBaseline;
+    private Long clientRssBaseline;
     private final SweepProgress progress;
     private final List<String> warnings;
     private final Consumer<List<LevelResult>> onLevelDone;
@@ -54,6 +62,15 @@ public final class Sweep {
      */
     public Sweep(LoadEngine engine, SweepSettings settings, ProcessSampler server, SweepProgress progress,
                  List<String> warnings, Consumer<List<LevelResult>> onLevelDone) {
+        this(engine, settings, server, null, progress, warnings, onLevelDone);
+    }
+
+    /**
+     * @param serverGroup every serving process, whose RSS and CPU the idle record sums (null: none known)
+     */
+    public Sweep(LoadEngine engine, SweepSettings settings, ProcessSampler server, ProcessGroup serverGroup,
+                 SweepProgress progress, List<String> warnings, Consumer<List<LevelResult>> onLevelDone) {
+        this.serverGroup = serverGroup;
         this.engine = engine;
         this.settings = settings;
         this.server = server;
@@ -69,6 +86,12 @@ public final class Sweep {
 
     public List<LevelResult> run() throws InterruptedException {
         progress.sweepStarted(settings.plan(), settings.search().refineSteps() + 1);
+        if (settings.plan().idleHoldS() > 0) {
+            // The idle server (after the runner's warm-up) and client, before any session exists:
+            // what the levels' memory per session is measured against.
+            serverBaseline = serverGroup == null ? null : serverGroup.read();
+            clientRssBaseline = engine.idleSample().clientRssBytes();
+        }
         for (int n : settings.plan().levels()) {
             if (abortRequested) {
                 break;
@@ -84,6 +107,13 @@ public final class Sweep {
         ConnectProgress cp = open(n);
         double connectS = (System.nanoTime() - t0) / 1e9;
         progress.levelConnected(n, cp.connected(), cp.failed(), connectS);
+        var plan = settings.plan();
+        IdleRecord idle = null;
+        int openAfterHold = cp.connected();
+        if (plan.idleHoldS() > 0 && cp.connected() > 0 && !abortRequested) {
+            idle = holdIdle(n);
+            openAfterHold = Math.max(0, idle.sessions() - (int) idle.connectionsLost());
+        }
         List<PointResult> points = new ArrayList<>();
         String endReason;
         LevelCap cap = settings.capFor(n);
@@ -92,7 +122,8 @@ public final class Sweep {
         if (cp.connected() == 0) {
             endReason = "connect_failed";
         } else {
-            openAtLastPoint = cp.connected();
+            // Connections lost during the idle hold are the hold's record, not the first point's.
+            openAtLastPoint = openAfterHold;
             SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n, start, cap);
             SaturationSearch.Step step = search.first();
             endReason = null;
@@ -146,18 +177,53 @@ public final class Sweep {
         if (sat != null) {
             lastKneeReceivedPerS = sat.receivedPerS();
         }
-        return new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start,
+        LevelResult level = new LevelResult(n, cp.connected(), cp.failed(), connectS, points, sat, strict, endReason, start,
                 cap.ceilingPerS());
+        boolean sessionsFields = plan.allCopies() || plan.idleHoldS() > 0 || plan.connectRatePerS() > 0;
+        if (!sessionsFields && engine.agentCount() == null) {
+            return level;
+        }
+        ConnectRecord connect = sessionsFields
+                ? ConnectRecord.of(plan.connectRatePerS(), cp.connected(), connectS, cp.failuresByReason()) : null;
+        return level.withSessions(connect, idle, plan.allCopies(), engine.agentCount());
+    }
+
+    /**
+     * Holds the level's sessions idle for the plan's hold: what the server and client spend per
+     * session at rest, the heartbeats they exchange, and whether any session drops while idle.
+     */
+    private IdleRecord holdIdle(int n) throws InterruptedException {
+        double holdS = settings.plan().idleHoldS();
+        progress.idleHold(n, holdS);
+        IdleSample before = engine.idleSample();
+        ProcessSampler.Sample srv0 = serverGroup == null ? null : serverGroup.read();
+        long t0 = System.nanoTime();
+        sleepNs((long) (holdS * 1e9));
+        ProcessSampler.Sample srv1 = serverGroup == null ? null : serverGroup.read();
+        IdleSample after = engine.idleSample();
+        double heldS = (System.nanoTime() - t0) / 1e9;
+        long lost = Math.max(0, before.open() - after.open());
+        if (lost > 0) {
+            warnings.add(String.format(Locale.ROOT, "level %d: %d of %d sessions closed during the %.0f s idle hold",
+                    n, lost, before.open(), holdS));
+        }
+        return new IdleRecord(heldS, lost, Math.max(0, after.heartbeats() - before.heartbeats()),
+                ProcessSampler.cpuPercent(srv0, srv1), srv1 == null ? null : srv1.rssBytes(),
+                serverBaseline == null ? null : serverBaseline.rssBytes(), after.clientRssBytes(), clientRssBaseline,
+                before.open());
     }
 
     /** Opens the level's connections and warns when some fail. */
     private ConnectProgress open(int n) throws InterruptedException {
         long perConnNs = (long) (settings.connectTimeoutS() * 1e9);
         // Openings are throttled, so the whole level may take longer than one timeout; bound it anyway.
-        ConnectProgress cp = engine.open(n, perConnNs + TimeUnit.SECONDS.toNanos(5) + n * 2_000_000L);
-        if (cp.failed() > 0) {
-            warnings.add(String.format("level %d: %d of %d connections failed to open (first error: %s)",
-                    n, cp.failed(), n, cp.firstError()));
+        double rate = settings.plan().connectRatePerS();
+        // Paced, the level takes n / rate seconds to start its connects: the bound grows with it.
+        long pacedNs = rate > 0 ? (long) (n / rate * 1e9) : 0;
+        ConnectProgress cp = engine.open(n, perConnNs + TimeUnit.SECONDS.toNanos(5) + n * 2_000_000L + pacedNs, rate);
+        String warning = ConnectRecord.warning(n, n, cp.connected(), cp.failed(), cp.failuresByReason(), cp.firstError());
+        if (warning != null) {
+            warnings.add(warning);
         }
         return cp;
     }

@@ -18,6 +18,10 @@ public interface SweepProgress {
     /** A level's connections are open (or failed), after {@code seconds}. */
     void levelConnected(int n, int connected, int failed, double seconds);
 
+    /** The level's sessions are held idle for {@code seconds} before its first point. */
+    default void idleHold(int n, double seconds) {
+    }
+
     /** Where the level's ramp starts; {@code profileStart} is the profile's start rate. */
     void levelStart(int n, double start, double profileStart);
 

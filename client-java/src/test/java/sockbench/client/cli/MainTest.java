@@ -125,6 +125,17 @@ class MainTest {
     }
 
     @Test
+    void aLevelBeyondTheOpenFilesLimitIsRefusedInOneLineWithExitTwo() {
+        Outcome o = run("--url", "http://127.0.0.1:1/broadcast", "--profile", "sessions", "--levels", "2000000000",
+                "--out", "/dev/null");
+        assertEquals(2, o.exit(), o.err());
+        // The refusal goes to System.err (not picocli's writer): nothing of a usage text or a stack trace here.
+        assertEquals("", o.err());
+        assertTrue(RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(2_000_000_000)), 1)
+                .startsWith("sockbench: level 2000000000 needs 2000000064 open files in one client process"));
+    }
+
+    @Test
     void sessionOptionsOutsideTheirRangesAreUsageErrors() {
         String url = "http://127.0.0.1:1/broadcast";
         for (String[] bad : new String[][] {{"--idle-hold-s", "-1"}, {"--idle-hold-s", "3601"},

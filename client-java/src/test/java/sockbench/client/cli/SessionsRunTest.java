@@ -1,0 +1,89 @@
+package sockbench.client.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import sockbench.client.testserver.PythonSockJsServer;
+
+/**
+ * The sessions profile end to end against the repository's real SockJS server (server-python,
+ * heartbeats every 0.25 s): each level opens paced, is held idle (heartbeats counted, server and
+ * client memory sampled), and its points are timed by every copy, with completion per message.
+ */
+class SessionsRunTest {
+
+    @Test
+    @Timeout(180)
+    void aSessionsRunRecordsConnectIdleFanoutAndCompletion(@TempDir Path dir) throws Exception {
+        try (PythonSockJsServer server = PythonSockJsServer.start(0.25)) {
+            Path out = dir.resolve("sessions.json");
+            String pid = Long.toString(server.pid());
+            // --max-rate keeps the climb to six points a level (the profile then records 'custom').
+            MainTest.Outcome o = MainTest.run("--url", server.url(), "--profile", "sessions", "--levels", "20,40",
+                    "--idle-hold-s", "1", "--max-rate", "32", "--out", out.toString(),
+                    "--server-pid", pid, "--server-pids", pid, "--server-ready", server.readyLine());
+            assertEquals(0, o.exit(), o.err());
+            JsonNode r = new ObjectMapper().readTree(out.toFile());
+
+            JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
+                    .getSchema(Path.of("..", "results", "schema.json").toAbsolutePath().normalize().toUri());
+            Set<ValidationMessage> errors = schema.validate(r);
+            assertTrue(errors.isEmpty(), errors.toString());
+
+            JsonNode params = r.get("parameters");
+            assertEquals("sockbench.result/4", r.get("schema").asText());
+            assertTrue(params.get("all_copies").asBoolean());
+            assertEquals("all_copies_p99", params.get("verdict").asText());
+            assertEquals(1.0, params.get("idle_hold_s").asDouble());
+            assertEquals(2000.0, params.get("connect_rate_per_s").asDouble());
+
+            for (JsonNode level : r.get("levels")) {
+                int n = level.get("concurrency").asInt();
+                assertEquals(n, level.get("connected").asInt());
+                JsonNode connect = level.get("connect");
+                assertEquals(2000.0, connect.get("rate_per_s").asDouble());
+                assertTrue(connect.get("achieved_per_s").asDouble() > 0, connect.toString());
+                assertEquals(0, connect.get("failures").size(), connect.toString());
+
+                JsonNode idle = level.get("idle");
+                assertTrue(idle.get("hold_s").asDouble() >= 1.0, idle.toString());
+                assertEquals(0, idle.get("connections_lost").asInt(), idle.toString());
+                // 0.25 s heartbeats over a 1 s hold: about 4 per session; at least one each.
+                assertTrue(idle.get("heartbeats").asLong() >= n, idle.toString());
+                assertTrue(idle.get("server_rss_bytes").asLong() > 1_000_000, idle.toString());
+                assertTrue(idle.get("server_rss_baseline_bytes").asLong() > 1_000_000, idle.toString());
+                assertTrue(idle.get("server_cpu_pct").isNumber(), idle.toString());
+                assertTrue(idle.get("server_bytes_per_session").isNumber(), idle.toString());
+                assertTrue(idle.get("client_rss_bytes").asLong() > 1_000_000, idle.toString());
+                assertTrue(idle.get("client_bytes_per_session").isNumber(), idle.toString());
+
+                for (JsonNode p : level.get("points")) {
+                    JsonNode fanout = p.get("fanout_ms");
+                    JsonNode completion = p.get("completion_ms");
+                    if (p.get("lost").asLong() == 0 && p.get("connection_errors").asLong() == 0) {
+                        // every copy of every measured message was timed, and every message completed
+                        assertEquals(p.get("expected_received").asLong(), fanout.get("count").asLong(), p.toString());
+                        assertEquals(p.get("sent").asLong(), completion.get("count").asLong(), p.toString());
+                        assertEquals(0, completion.get("incomplete").asLong(), p.toString());
+                        // the last copy of a message arrives no earlier than the median copy
+                        assertTrue(completion.get("max").asDouble() >= fanout.get("p50").asDouble(), p.toString());
+                        assertTrue(fanout.get("max").asDouble() >= p.get("rtt_ms").get("min").asDouble(), p.toString());
+                    }
+                }
+                JsonNode sat = level.get("fanout_saturation");
+                assertTrue(sat.isNull() || sat.get("copies_per_s").asDouble() > 0, sat.toString());
+            }
+        }
+    }
+}
