@@ -172,6 +172,43 @@ class FleetSweepTest {
 
     @Test
     @Timeout(90)
+    void twoAgentsTimeEveryCopyAndMergeEachMessagesCompletion() throws Exception {
+        try (Fleet fleet = Fleet.start(tmp)) {
+            List<Process> agents = List.of(fleet.agent("fanout", "f1.log"), fleet.agent("fanout", "f2.log"));
+            Path out = tmp.resolve("fanout.json");
+            StringBuilder err = new StringBuilder();
+            String self = Long.toString(ProcessHandle.current().pid()); // the in-test server runs in this JVM
+            int exit = coordinator(err, "--url", fleet.server.url(), "--profile", "smoke", "--all-copies",
+                    "--idle-hold-s", "0.5", "--connect-rate", "200", "--server-pids", self, "--agents", "2",
+                    "--bus", fleet.redis.url(), "--run-id", "fanout", "--out", out.toString());
+            assertEquals(0, exit, err.toString());
+            for (Process p : agents) {
+                assertTrue(p.waitFor(10, TimeUnit.SECONDS), "an agent did not exit after the run");
+            }
+            JsonNode doc = JSON.readTree(out.toFile());
+            assertTrue(doc.get("parameters").get("all_copies").asBoolean());
+            for (JsonNode level : doc.get("levels")) {
+                assertEquals(2, level.get("agents").asInt());
+                assertEquals(200.0, level.get("connect").get("rate_per_s").asDouble());
+                JsonNode idle = level.get("idle");
+                assertEquals(0, idle.get("connections_lost").asInt(), idle.toString());
+                assertTrue(idle.get("client_rss_bytes").asLong() > idle.get("server_rss_bytes").asLong(),
+                        "the coordinator's RSS (this JVM, also the server) plus both agents': " + idle);
+                for (JsonNode p : level.get("points")) {
+                    assertEquals(0, p.get("lost").asLong(), p.toString());
+                    // every copy at every agent, merged into one histogram
+                    assertEquals(p.get("expected_received").asLong(), p.get("fanout_ms").get("count").asLong(),
+                            p.toString());
+                    // a message is complete only when both agents' sessions had it: copies summed over agents
+                    assertEquals(p.get("sent").asLong(), p.get("completion_ms").get("count").asLong(), p.toString());
+                    assertEquals(0, p.get("completion_ms").get("incomplete").asLong(), p.toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(90)
     void anAgentKilledMidPointIsNamedAndTheResultKeepsWhatWasMeasured() throws Exception {
         try (Fleet fleet = Fleet.start(tmp);
              RedisBus watch = RedisBus.connect(fleet.redis.url())) {
