@@ -84,9 +84,12 @@ public final class Progress implements SweepProgress {
         } else if (!capacityFromOverload) {
             capacityEstimate = Math.max(capacityEstimate, p.receivedPerS());
         }
-        err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms  %-10s%s%s%s%s%s  ETA %s%n",
+        // All-copies points are judged by every copy: show that p99 (and the last copy's) beside the own RTT.
+        String fanout = p.fanout() == null ? "" : String.format(Locale.ROOT, "  all-copies p99 %s ms, completion p99 %s ms",
+                fmt(p.fanout().p99()), p.completion() == null ? "-" : fmt(p.completion().p99()));
+        err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms%s  %-10s%s%s%s%s%s  ETA %s%n",
                 n, p.phase().jsonName(), p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()),
-                fmt(p.rtt().p99()), p.state().jsonName(), p.okStrict() ? " strict-ok" : "",
+                fmt(p.rtt().p99()), fanout, p.state().jsonName(), p.okStrict() ? " strict-ok" : "",
                 p.backlogGrowing() ? " BACKLOG-GROWING" : "",
                 p.clientBound() ? " CLIENT-BOUND" + p.clientBoundReasons() : "",
                 p.agentLost() != null ? " AGENT-LOST[" + p.agentLost() + "]" : "", pendingDiagnostics + agents,

@@ -37,6 +37,22 @@ class ProgressTest {
     }
 
     @Test
+    void anAllCopiesPointShowsItsAllCopiesAndCompletionP99() {
+        Progress p = atLevel25Connected(Profile.SESSIONS);
+        var own = ResultWritersTest.point(10, 30, 2.5);
+        var fanout = new sockbench.client.stats.LatencySummary(750, 9.0, 3.0, 1.0, 8.0, 12.0, 41.0, 50.0, 52.0);
+        var completion = new sockbench.client.stats.CompletionSummary(30, 0, 20.0, 30.0, 48.0, 52.0);
+        p.point(25, sockbench.client.stats.PointResult.builder().targetRate(10).durationS(3).sent(30).rtt(own.rtt())
+                .rttUncorrected(own.rtt()).state(own.state()).phase(own.phase()).fanout(fanout).completion(completion)
+                .build(), Profile.SESSIONS.plan());
+        p.point(25, own, Profile.STANDARD.plan());
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        String allCopies = lines[lines.length - 2];
+        assertTrue(allCopies.contains("all-copies p99 41.00 ms, completion p99 48.00 ms"), allCopies);
+        assertTrue(!lines[lines.length - 1].contains("all-copies"), "an own-copy point's line is as before");
+    }
+
+    @Test
     void theEtaOfALegacySweepIsCheapToCompute() {
         Progress p = atLevel25Connected(Profile.LEGACY);
         long t0 = System.nanoTime();
