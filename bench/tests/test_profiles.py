@@ -48,7 +48,7 @@ def test_standard_repeats_three_times_the_rest_once():
 @pytest.mark.skipif(not os.path.exists(JAR), reason="client jar missing: run `make setup-java`")
 def test_the_real_client_lists_the_documented_profiles_in_the_shared_schema():
     client = load_client_profiles("java", JAR)  # ValueError if its output breaks the schema
-    assert {"smoke", "quick", "standard", "legacy", "full", "warmup"} <= set(client.profiles)
+    assert {"smoke", "quick", "standard", "legacy", "full", "warmup", "sessions"} <= set(client.profiles)
 
 
 def test_a_jar_without_list_profiles_is_refused_with_the_fix(tmp_path):
