@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
+import sockbench.client.fleet.AgentFailedException;
 import sockbench.client.fleet.AgentsMissingException;
 import sockbench.client.fleet.BusException;
 import sockbench.client.fleet.FleetLoadEngine;
@@ -225,7 +226,7 @@ public final class RunCommand implements Callable<Integer> {
             progress.warnings(result.warnings(), result.anyClientBound());
             outputs.announce();
             return levelResults.stream().anyMatch(l -> "agent_lost".equals(l.endReason())) ? 1 : 0;
-        } catch (BusException e) {
+        } catch (BusException | AgentFailedException e) {
             System.err.println("sockbench: " + e.getMessage());
             return 1;
         } finally {

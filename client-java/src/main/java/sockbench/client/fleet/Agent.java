@@ -163,9 +163,9 @@ public final class Agent {
                 var limit = OpenFilesLimit.softLimit(OpenFilesLimit.SELF);
                 if (limit.isPresent() && OpenFilesLimit.needed(ids.size()) > limit.getAsLong()) {
                     throw new IllegalArgumentException(String.format(Locale.ROOT,
-                            "agent %s: its share of level %d is %d sessions, needing %d open files, but it may hold %d "
+                            "its share of level %d is %d sessions, needing %d open files, but it may hold %d "
                                     + "(ulimit -n); run more agents or lower --levels",
-                            id, n, ids.size(), OpenFilesLimit.needed(ids.size()), limit.getAsLong()));
+                            n, ids.size(), OpenFilesLimit.needed(ids.size()), limit.getAsLong()));
                 }
                 ConnectProgress p = local.open(ids, Long.parseLong(c.get("timeout_ns")),
                         Double.parseDouble(c.getOrDefault("connect_rate", "0")));

@@ -386,7 +386,7 @@ public final class FleetLoadEngine implements LoadEngine {
                     continue;
                 }
                 if (f.containsKey("error")) {
-                    throw new IllegalStateException("agent " + f.get("agent") + " failed: " + f.get("error"));
+                    throw new AgentFailedException("agent " + f.get("agent") + " failed: " + f.get("error"));
                 }
                 got.put(f.get("agent"), f);
                 pending.remove(f.get("agent"));

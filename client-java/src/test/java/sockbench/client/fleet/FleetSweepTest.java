@@ -209,6 +209,32 @@ class FleetSweepTest {
 
     @Test
     @Timeout(90)
+    void anAgentWhoseShareExceedsItsOpenFilesLimitStopsTheRunWithOneLine() throws Exception {
+        try (Fleet fleet = Fleet.start(tmp)) {
+            // One agent allowed 300 open files (prlimit, util-linux): level 400 needs 464.
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process agent = new ProcessBuilder("prlimit", "--nofile=300:300", java, "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "agent", "--bus", fleet.redis.url(),
+                    "--run-id", "nofile", "--io-threads", "1", "--idle-timeout", "30")
+                    .redirectErrorStream(true).redirectOutput(tmp.resolve("nofile.log").toFile()).start();
+            try {
+                StringBuilder err = new StringBuilder();
+                int exit = coordinator(err, "--url", fleet.server.url(), "--profile", "smoke", "--levels", "400",
+                        "--agents", "1", "--bus", fleet.redis.url(), "--run-id", "nofile",
+                        "--out", tmp.resolve("nofile.json").toString());
+                assertEquals(1, exit, err.toString());
+                assertTrue(err.toString().contains("its share of level 400 is 400 sessions, needing 464 open files, "
+                        + "but it may hold 300 (ulimit -n)"), err.toString());
+                assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+            } finally {
+                agent.destroy();
+                agent.waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(90)
     void anAgentKilledMidPointIsNamedAndTheResultKeepsWhatWasMeasured() throws Exception {
         try (Fleet fleet = Fleet.start(tmp);
              RedisBus watch = RedisBus.connect(fleet.redis.url())) {
