@@ -89,7 +89,7 @@ def idle_text(level):
     if not idle:
         return None
     cpu = idle.get("server_cpu_pct")
-    return (f"idle {idle['hold_s']:g} s: server {_bytes(idle.get('server_bytes_per_session'))}/session, "
+    return (f"idle {round(idle['hold_s'], 1):g} s: server {_bytes(idle.get('server_bytes_per_session'))}/session, "
             f"server CPU {'—' if cpu is None else f'{cpu:.1f} %'}, "
             f"client {_bytes(idle.get('client_bytes_per_session'))}/session, "
             f"{idle.get('connections_lost', 0):,} lost, {idle.get('heartbeats', 0):,} heartbeats")

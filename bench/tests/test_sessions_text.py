@@ -15,6 +15,7 @@ def _run(server_cpu_at_2000=99.0):
     doc = client_doc([25, 2000])
     doc["levels"][1]["connect"]["failures"] = {"Too many open files": 10}
     doc["levels"][1]["connected"] = 1990
+    doc["levels"][1]["idle"]["hold_s"] = 30.002  # the hold as measured: a little over the profile's 30 s
     doc["levels"][1]["saturation"]["server_cpu_pct"] = server_cpu_at_2000
     doc["levels"][1]["saturation"]["client_cpu_pct"] = 50.0
     doc["levels"][1]["saturation"]["client_bound"] = False
