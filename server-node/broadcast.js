@@ -61,11 +61,11 @@ function checkOpenFiles(sessions, workers) {
   const { ownSoftLimit, refusalLine } = require('./src/open-files');
   const { limit, unreadable } = ownSoftLimit();
   if (unreadable !== undefined) {
-    process.stderr.write(`server-node: cannot read the open-files limit here (${unreadable}); ` +
+    process.stderr.write(`broadcast.js: cannot read the open-files limit here (${unreadable}); ` +
       `--sessions ${sessions} taken as is\n`);
     return;
   }
-  const refused = refusalLine('server-node', sessions, workers, limit);
+  const refused = refusalLine('broadcast.js', sessions, workers, limit);
   if (refused !== null) {
     process.stderr.write(`${refused}\n`);
     process.exit(2);

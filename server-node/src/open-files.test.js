@@ -30,13 +30,13 @@ describe('open files for --sessions', () => {
   });
 
   it('refuses in one line naming need, limit and workers; a share that fits exactly passes', () => {
-    assert.equal(refusalLine('server-node', 50000, 1, 20000),
-      'server-node: 50000 sessions need 50064 open files per process but the limit is 20000 (ulimit -n); ' +
+    assert.equal(refusalLine('broadcast.js', 50000, 1, 20000),
+      'broadcast.js: 50000 sessions need 50064 open files per process but the limit is 20000 (ulimit -n); ' +
       'use --workers 3 or raise ulimit -n');
-    assert.match(refusalLine('server-node', 100000, 1, 200), /\(ulimit -n\); raise ulimit -n$/);
-    assert.equal(refusalLine('server-node', 19936, 1, 20000), null);
-    assert.notEqual(refusalLine('server-node', 19937, 1, 20000), null);
-    assert.equal(refusalLine('server-node', 50000, 3, 20000), null);
+    assert.match(refusalLine('broadcast.js', 100000, 1, 200), /\(ulimit -n\); raise ulimit -n$/);
+    assert.equal(refusalLine('broadcast.js', 19936, 1, 20000), null);
+    assert.notEqual(refusalLine('broadcast.js', 19937, 1, 20000), null);
+    assert.equal(refusalLine('broadcast.js', 50000, 3, 20000), null);
   });
 
   it('reads the soft limit from /proc/self/limits, null when there is none', () => {

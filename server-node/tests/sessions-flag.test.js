@@ -24,7 +24,7 @@ describe('--sessions and the open-files limit', () => {
     const result = runToExit(underNofile(200, 200, ['--sessions', '1000']));
     assert.equal(result.status, 2);
     assert.equal(result.stdout, '');
-    assert.equal(result.stderr, 'server-node: 1000 sessions need 1064 open files per process but the limit is 200 ' +
+    assert.equal(result.stderr, 'broadcast.js: 1000 sessions need 1064 open files per process but the limit is 200 ' +
       '(ulimit -n); use --workers 8 or raise ulimit -n\n');
   });
 
@@ -33,7 +33,7 @@ describe('--sessions and the open-files limit', () => {
     const result = runToExit(underNofile(200, 200,
       ['--sessions', '1000', '--workers', '4', '--broker', 'redis://127.0.0.1:1/0']));
     assert.equal(result.status, 2);
-    assert.equal(result.stderr, 'server-node: 1000 sessions need 314 open files per process but the limit is 200 ' +
+    assert.equal(result.stderr, 'broadcast.js: 1000 sessions need 314 open files per process but the limit is 200 ' +
       '(ulimit -n); use --workers 8 or raise ulimit -n\n');
   });
 

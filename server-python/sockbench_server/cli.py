@@ -175,10 +175,10 @@ def _open_files_refusal(sessions: int, workers: int) -> Optional[str]:
     fits, or the platform has no limit to check, which is said on stderr)."""
     limit = open_files.raise_limit()
     if limit is None:
-        print("server-python: this platform has no open-files limit to check; "
+        print("sockbench-tornado: this platform has no open-files limit to check; "
               "--sessions %d taken as is" % sessions, file=sys.stderr, flush=True)
         return None
-    return open_files.refusal("server-python", sessions, workers, limit)
+    return open_files.refusal("sockbench-tornado", sessions, workers, limit)
 
 
 def _max_sessions(args: argparse.Namespace, workers: int) -> Optional[int]:

@@ -32,7 +32,7 @@ def test_too_many_sessions_for_the_limit_is_one_line_on_stderr_and_exit_2():
     done = run_to_exit(under_nofile(200, 200), "--sessions", "1000")
     assert done.returncode == 2
     assert done.stdout == ""  # no READY line
-    assert done.stderr == ("server-python: 1000 sessions need 1064 open files per process but "
+    assert done.stderr == ("sockbench-tornado: 1000 sessions need 1064 open files per process but "
                            "the limit is 200 (ulimit -n); use --workers 8 or raise ulimit -n\n")
 
 
@@ -41,7 +41,7 @@ def test_the_refusal_comes_before_workers_or_the_broker_are_started():
     done = run_to_exit(under_nofile(200, 200), "--sessions", "1000", "--workers", "2",
                        "--broker", "redis://127.0.0.1:1/0")
     assert done.returncode == 2
-    assert done.stderr == ("server-python: 1000 sessions need 564 open files per process but "
+    assert done.stderr == ("sockbench-tornado: 1000 sessions need 564 open files per process but "
                            "the limit is 200 (ulimit -n); use --workers 8 or raise ulimit -n\n")
 
 

@@ -25,16 +25,16 @@ def test_no_workers_are_suggested_when_none_up_to_64_would_fit():
 
 
 def test_the_refusal_is_one_line_naming_need_limit_and_workers():
-    assert open_files.refusal("server-python", 50000, 1, 20000) == (
-        "server-python: 50000 sessions need 50064 open files per process but the limit is "
+    assert open_files.refusal("sockbench-tornado", 50000, 1, 20000) == (
+        "sockbench-tornado: 50000 sessions need 50064 open files per process but the limit is "
         "20000 (ulimit -n); use --workers 3 or raise ulimit -n")
-    assert open_files.refusal("server-python", 100000, 1, 200).endswith("(ulimit -n); raise ulimit -n")
+    assert open_files.refusal("sockbench-tornado", 100000, 1, 200).endswith("(ulimit -n); raise ulimit -n")
 
 
 def test_a_share_that_fits_exactly_is_not_refused():
-    assert open_files.refusal("server-python", 19936, 1, 20000) is None
-    assert open_files.refusal("server-python", 19937, 1, 20000) is not None
-    assert open_files.refusal("server-python", 50000, 3, 20000) is None
+    assert open_files.refusal("sockbench-tornado", 19936, 1, 20000) is None
+    assert open_files.refusal("sockbench-tornado", 19937, 1, 20000) is not None
+    assert open_files.refusal("sockbench-tornado", 50000, 3, 20000) is None
 
 
 def test_the_budget_holds_the_share_and_a_quarter_more_never_below_the_default():
