@@ -150,7 +150,9 @@ public final class RunCommand implements Callable<Integer> {
 
         // Every session is a socket: a level this process (or each agent) cannot hold would fail
         // connection by connection minutes in; refuse it now, in one line (exit 2, no stack trace).
-        String tooFewFiles = openFilesRefusal(sweepPlan, fleet.coordinating() ? fleet.agents : 1);
+        // A coordinator holds no sessions: each agent checks its own share against its own limit
+        // (agents on other hosts may have other limits), so only a lone client checks here.
+        String tooFewFiles = fleet.coordinating() ? null : openFilesRefusal(sweepPlan);
         if (tooFewFiles != null) {
             System.err.println(tooFewFiles);
             return 2;
@@ -193,14 +195,14 @@ public final class RunCommand implements Callable<Integer> {
         return sweep(loadEngine, settings, warnings, outputs, idlePids);
     }
 
-    /** The open-files refusal of the plan's largest level for this process's soft limit, or null when it fits. */
-    static String openFilesRefusal(SweepPlan plan, int agents) {
+    /** The open-files refusal of the plan's largest level for this lone client's soft limit, or null when it fits. */
+    static String openFilesRefusal(SweepPlan plan) {
         var limit = OpenFilesLimit.softLimit(OpenFilesLimit.SELF);
         if (limit.isEmpty()) {
             return null;
         }
         int largest = plan.levels().stream().mapToInt(Integer::intValue).max().orElse(0);
-        return OpenFilesLimit.refusal(largest, agents, limit.getAsLong());
+        return OpenFilesLimit.refusal(largest, 1, limit.getAsLong());
     }
 
     /** Runs the sweep on the engine (closed at the end) and writes the outputs; exit status 1 when an agent was lost. */

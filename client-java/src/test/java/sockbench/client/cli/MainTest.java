@@ -131,7 +131,7 @@ class MainTest {
         assertEquals(2, o.exit(), o.err());
         // The refusal goes to System.err (not picocli's writer): nothing of a usage text or a stack trace here.
         assertEquals("", o.err());
-        assertTrue(RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(2_000_000_000)), 1)
+        assertTrue(RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(2_000_000_000)))
                 .startsWith("sockbench: level 2000000000 needs 2000000064 open files in one client process"));
     }
 
