@@ -85,7 +85,11 @@ public final class ProfileListWriter {
         } else {
             g.writeNumberField("next_level_start_fraction", p.nextLevelStartFraction());
         }
-        g.writeNumberField("later_repetition_start_fraction", profile.laterRepetitionStartFraction());
+        if (profile.laterRepetitionStartFraction() == null) {
+            g.writeNullField("later_repetition_start_fraction");
+        } else {
+            g.writeNumberField("later_repetition_start_fraction", profile.laterRepetitionStartFraction());
+        }
         g.writeBooleanField("all_copies", p.allCopies());
         g.writeNumberField("idle_hold_s", p.idleHoldS());
         g.writeNumberField("connect_rate_per_s", p.connectRatePerS());

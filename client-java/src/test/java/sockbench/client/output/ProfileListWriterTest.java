@@ -56,7 +56,12 @@ class ProfileListWriterTest {
         for (int i = 0; i < profiles.size(); i++) {
             Profile p = Profile.values()[i];
             assertEquals(p.jsonName(), profiles.get(i).get("name").asText());
-            assertEquals(p.laterRepetitionStartFraction(), profiles.get(i).get("later_repetition_start_fraction").asDouble());
+            JsonNode later = profiles.get(i).get("later_repetition_start_fraction");
+            if (p.laterRepetitionStartFraction() == null) {
+                assertTrue(later.isNull(), p + ": every repetition from the start rate is written as null");
+            } else {
+                assertEquals(p.laterRepetitionStartFraction(), later.asDouble());
+            }
         }
     }
 }
