@@ -31,7 +31,9 @@ property of the client on this machine, not of a server. What it took is
 estimate `make bench-plan` prints. Not measured (levels then end at the
 profile's `max_rate`, as before): for `smoke` (KEEPS_MAX_RATE), with AGENTS=N > 1 (the firehose measures one
 process, not a fleet), when CLIENT_ARGS has an explicit `--max-rate` (which
-wins anyway), and with a client jar that predates `--client-ceilings`.
+wins anyway), and with a client jar that predates `--client-ceilings`. A
+sessions run measures only its levels one process holds (up to 19,000
+sessions, bench/sessions.py): the larger ones run on agents, uncapped.
 
 The record (`client_ceiling` in every result of the run, results/schema.json)
 keeps the command, when, the window, the cost and the whole table.

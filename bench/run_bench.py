@@ -17,6 +17,12 @@ the server runs N worker processes pinned together to --server-cpu (they
 inherit its affinity); with N > 1 and no --broker, or --broker private, each
 repetition gets a fresh private redis-server (not pinned unless --broker-cpu).
 
+Sessions (`--profile sessions`, docs/sessions.md): each group of levels that
+needs the same number of processes (ceil(N / 19000) workers and agents,
+bench/sessions.py) is its own server start and client run, merged into one
+result per repetition (bench/session_groups.py); what cannot hold its levels is
+refused before anything starts.
+
 Usage (the Makefile's bench-* targets call this):
   python3 bench/run_bench.py --server pypy --profile quick
   python3 bench/run_bench.py --server node --profile quick --workers 2 --server-cpu 0,1
