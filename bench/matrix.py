@@ -59,7 +59,11 @@ def level_start_rates(first_doc, profile):
     (they start at the profile's start rate); no rate goes below the profile's
     start_rate or above the level's cap: the client's ceiling / N when the level
     had one (`client_ceiling_per_s`, bench/client_ceiling.py), else max_rate.
+    A profile whose fraction is null (the sessions profile: every repetition climbs
+    the same grid from the start rate) gets none: {}.
     """
+    if profile.get("later_repetition_start_fraction") is None:
+        return {}
     fraction = float(profile["later_repetition_start_fraction"])
     lo = float(profile["start_rate"])
     rates = {}

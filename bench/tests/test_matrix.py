@@ -59,3 +59,9 @@ def test_later_repetitions_start_at_the_profiles_fraction_of_the_first_ones_knee
     assert format_level_start_rates(rates) == "25:100,500:10"
     quarter = level_start_rates(first, make_profile("standard", later_repetition_start_fraction=0.25, max_rate=40))
     assert quarter == {25: 40.0, 500: 10.0}       # 50 would be above the profile's max rate of 40
+
+
+def test_a_profile_without_a_later_repetition_fraction_starts_every_repetition_at_its_start_rate():
+    # The sessions profile climbs the same grid in every repetition, so no level gets a start rate.
+    first = doc([level(25, 5000.0, rate=200.0)])
+    assert level_start_rates(first, make_profile("sessions", later_repetition_start_fraction=None)) == {}
