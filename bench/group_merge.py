@@ -41,8 +41,8 @@ def group_note(groups):
     parts = [f"{_levels_text(g.levels)} on {processes_text(g.workers, g.agents)}" for g in groups]
     text = "sessions profile: levels " + "; ".join(parts) + " (each group its own server start and client run)"
     if any(g.workers > 1 for g in groups):
-        text += ("; with workers, per-point server_cpu_pct and server_rss_bytes are the first worker's alone, "
-                 "while levels[].idle sums every serving process")
+        text += ("; with workers, per-point server_cpu_pct and server_rss_bytes, like levels[].idle, sum every "
+                 "serving process (the workers share the server's cores: together they are one server)")
     return text
 
 

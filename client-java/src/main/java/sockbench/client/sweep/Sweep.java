@@ -248,12 +248,12 @@ public final class Sweep {
                 new LoadEngine.WindowListener() {
                     @Override
                     public void windowStarted() {
-                        srv[0] = server == null ? null : server.latest();
+                        srv[0] = serverNow();
                     }
 
                     @Override
                     public void windowEnded() {
-                        srv[1] = server == null ? null : server.latest();
+                        srv[1] = serverNow();
                     }
                 });
         PointCounters c = m.total();
@@ -347,6 +347,19 @@ public final class Sweep {
                     arrays.length()));
         }
         return CompletionSummary.of(arrays.copiesArray(), arrays.slowestMicrosArray(), connected, covered ? sent : -1);
+    }
+
+    /**
+     * The server now, for a point's CPU and RSS: every serving process summed when several were
+     * given ({@code --server-pids}: the sessions profile's workers share the server's cores, so one
+     * worker's CPU would read as a server idle at 1/k of its core and every figure as a floor),
+     * else the one sampled process ({@code --server-pid}).
+     */
+    private ProcessSampler.Sample serverNow() {
+        if (serverGroup != null && serverGroup.pids().size() > 1) {
+            return serverGroup.read();
+        }
+        return server == null ? null : server.latest();
     }
 
     private static double rate(PointResult p) {
