@@ -20,7 +20,7 @@ def geometric(name, **changes):
     p = {"name": name, "description": "a sweep", "levels": [25, 100], "ramp": "geometric", "rate_factor": 2.0,
          "rate_step": None, "start_rate": 10.0, "max_rate": 100000.0, "step_s": 2.0, "settle_s": 0.5,
          "warmup_s": 0.5, "confirm": True, "refine_steps": 4, "next_level_start_fraction": 0.25,
-         "later_repetition_start_fraction": 0.5}
+         "later_repetition_start_fraction": 0.5, "all_copies": False, "idle_hold_s": 0.0, "connect_rate_per_s": 0.0}
     p.update(changes)
     return p
 
@@ -34,6 +34,9 @@ LISTING = {
         geometric("legacy", ramp="additive", rate_factor=None, rate_step="max(1, 1000/N)", start_rate=1.0,
                   next_level_start_fraction=None),
         geometric("warmup", levels=[50], start_rate=200.0, max_rate=3200.0),
+        geometric("sessions", levels=[1000, 100000], rate_factor=5 ** 0.5, start_rate=1.0,
+                  next_level_start_fraction=None, later_repetition_start_fraction=None, all_copies=True,
+                  idle_hold_s=30.0, connect_rate_per_s=2000.0),
     ],
 }
 
@@ -87,6 +90,10 @@ def broken(path, value):
     (("profiles", 0, "refine_steps"), 21, "more refine steps than the client allows"),
     (("profiles", 0, "confirm"), "yes", "confirm not a boolean"),
     (("profiles", 0, "name"), "Standard", "a name that is not a --profile word"),
+    (("profiles", 3, "all_copies"), KeyError, "no all-copies flag"),
+    (("profiles", 3, "all_copies"), "yes", "all-copies not a boolean"),
+    (("profiles", 3, "idle_hold_s"), -1, "a negative idle hold"),
+    (("profiles", 3, "connect_rate_per_s"), KeyError, "no connect rate"),
 ])
 def test_a_listing_the_runner_could_not_use_is_refused(path, value, why):
     assert errors(broken(path, value)), why
