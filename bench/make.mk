@@ -178,10 +178,10 @@ install-server:
 # registry builds the launch (and refuses a knob the entry lacks);
 # scaleout-command adds WORKERS/BROKER (docs/contract/make.mk).
 serve: $(SCALEOUT_SETUP)
-	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER=] (make servers lists them)" >&2; exit 2; }
+	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER= SESSIONS=] (make servers lists them)" >&2; exit 2; }
 	@$(call registry-install,$(SERVER),--single $(if $(NAIVE),--naive))
 	@argv=$$($(REGISTRY) argv '$(SERVER)' --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) \
-	  $(if $(NAIVE),--naive) --workers $(WORKERS) $(if $(BROKER),--broker $(BROKER))) && \
+	  $(if $(NAIVE),--naive) --workers $(WORKERS) $(if $(BROKER),--broker $(BROKER)) $(if $(SESSIONS),--sessions $(SESSIONS))) && \
 	  eval "exec $(call scaleout-command,$$argv)"
 
 compare: $(STAMPS)/venv-bench

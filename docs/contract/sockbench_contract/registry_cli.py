@@ -9,6 +9,7 @@
       the runner says it; --single: NAMES is one server as `argv` takes it)
   python3 docs/contract/sockbench_contract/registry_cli.py argv NAME --host H --port P --heartbeat S [--json CODEC]
                                                                 [--naive] [--workers N] [--broker URL|private]
+                                                                [--sessions N]
       the entry's launch with the contract flags and its knobs, shell-quoted
       (NAME may be a short name completed by the mode: pypy -> pypy-fast,
       with --naive pypy-naive)
@@ -67,7 +68,7 @@ def _argv(reg, args):
     try:
         server_command(e, args.host, args.port, args.heartbeat, codec=args.json, workers=args.workers,
                        broker=broker)
-        argv = server_command(e, args.host, args.port, args.heartbeat, codec=args.json)
+        argv = server_command(e, args.host, args.port, args.heartbeat, codec=args.json, sessions=args.sessions)
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -107,6 +108,9 @@ def parse_args(argv):
     s.add_argument("--naive", action="store_true", help="the naive entry of a short name (NAIVE=1)")
     s.add_argument("--workers", type=int, default=1, help="worker processes 1-64, checked only (default 1)")
     s.add_argument("--broker", default="", help="redis:// URL or 'private', checked only (default none)")
+    s.add_argument("--sessions", type=int, default=None,
+                   help="sessions the server is to hold, 1-10,000,000 (--sessions, servers with the knob only; "
+                        "they refuse to start when the open-files limit is too low)")
     s.set_defaults(run=_argv)
     s = sub.add_parser("requirement", help="run one requirement's check")
     s.add_argument("name")
