@@ -240,7 +240,7 @@ public final class Engine implements AutoCloseable {
         return total;
     }
 
-    /** SockJS heartbeat frames received by every I/O thread since the engine started. */
+    /** Server heartbeats (SockJS h frames, websocket pings) received by every I/O thread since the engine started. */
     public long heartbeats() {
         long n = 0;
         for (Long h : runOnAll(IoLoop::heartbeats)) {

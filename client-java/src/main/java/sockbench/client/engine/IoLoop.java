@@ -73,7 +73,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
     private static final long MAX_CONNECT_BURST_NS = 10_000_000;
     private long nextTimeoutScanNs;
     /**
-     * SockJS {@code h} frames received, independent of points (the idle hold reads the difference
+     * Server heartbeats received (SockJS {@code h} frames and websocket pings), independent of points (the idle hold reads the difference
      * over its duration); only this loop's thread writes it.
      */
     private long heartbeats;
@@ -265,7 +265,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
         heartbeats++;
     }
 
-    /** SockJS heartbeat frames this loop received since it started (any level, any point). */
+    /** Server heartbeats (SockJS h frames, websocket pings) this loop received since it started (any level, any point). */
     long heartbeats() {
         return heartbeats;
     }

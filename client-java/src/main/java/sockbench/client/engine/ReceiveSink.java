@@ -55,6 +55,9 @@ final class ReceiveSink implements WsFrameSink, SockJsByteHandler {
     @Override
     public void onPing(byte[] buf, int start, int end) {
         connection.answerPing(buf, start, end);
+        // A server's heartbeat too: sockjs-node 0.3.24 keeps a websocket session alive with a
+        // websocket ping every heartbeat interval instead of the SockJS "h" frame.
+        events.heartbeat(connection);
     }
 
     @Override

@@ -7,7 +7,7 @@ package sockbench.client.stats;
  *
  * @param holdS                   seconds held idle
  * @param connectionsLost         connections that closed during the hold
- * @param heartbeats              SockJS {@code h} frames received during the hold, all sessions together
+ * @param heartbeats              server heartbeats received during the hold (SockJS {@code h} frames and websocket pings), all sessions together
  * @param serverCpuPct            CPU of the server processes over the hold, percent of one core
  * @param serverRssBytes          RSS of the server processes at the end of the hold, bytes
  * @param serverRssBaselineBytes  the same just before the sweep's first level opened, bytes

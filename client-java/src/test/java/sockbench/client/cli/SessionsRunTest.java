@@ -14,7 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import sockbench.client.testserver.PythonSockJsServer;
+import sockbench.client.testserver.RepoSockJsServer;
 
 /**
  * The sessions profile end to end against the repository's real SockJS server (server-python,
@@ -26,7 +26,7 @@ class SessionsRunTest {
     @Test
     @Timeout(180)
     void aSessionsRunRecordsConnectIdleFanoutAndCompletion(@TempDir Path dir) throws Exception {
-        try (PythonSockJsServer server = PythonSockJsServer.start(0.25)) {
+        try (RepoSockJsServer server = RepoSockJsServer.python(0.25)) {
             Path out = dir.resolve("sessions.json");
             String pid = Long.toString(server.pid());
             // --max-rate keeps the climb to six points a level (the profile then records 'custom').
@@ -84,6 +84,21 @@ class SessionsRunTest {
                 JsonNode sat = level.get("fanout_saturation");
                 assertTrue(sat.isNull() || sat.get("copies_per_s").asDouble() > 0, sat.toString());
             }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void websocketPingsCountAsHeartbeatsOfTheIdleHold(@TempDir Path dir) throws Exception {
+        // sockjs-node keeps websocket sessions alive with websocket pings, not SockJS "h" frames:
+        // both are the server's heartbeat, and a hold that counted only one kind would read 0 here.
+        try (RepoSockJsServer server = RepoSockJsServer.node(0.25)) {
+            Path out = dir.resolve("node.json");
+            MainTest.Outcome o = MainTest.run("--url", server.url(), "--profile", "sessions", "--levels", "10",
+                    "--idle-hold-s", "1", "--max-rate", "2", "--out", out.toString());
+            assertEquals(0, o.exit(), o.err());
+            JsonNode idle = new ObjectMapper().readTree(out.toFile()).get("levels").get(0).get("idle");
+            assertTrue(idle.get("heartbeats").asLong() >= 10, idle.toString());
         }
     }
 }
