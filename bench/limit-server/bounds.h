@@ -19,6 +19,8 @@
  * bounds memory too. Changed with --max-sessions. */
 #define DEFAULT_MAX_SESSIONS 10000
 #define MAX_MAX_SESSIONS 1000000
+/* --sessions N: at most this many asked for (the other servers' range). */
+#define MAX_SESSIONS_ASKED 10000000
 
 /* File descriptors besides sessions: stdio, the listener, epoll, signalfd,
  * and HTTP connections still in their handshake. */

@@ -15,7 +15,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: limit-server [--host HOST] [--port PORT] [--heartbeat SECONDS] [--log-level LEVEL]\n"
-            "                    [--naive] [--max-sessions N] [--max-session-buffer BYTES] [--help]\n"
+            "                    [--naive] [--max-sessions N] [--max-session-buffer BYTES] [--sessions N] [--help]\n"
             "\n"
             "The machine's limit for the /broadcast websocket contract (docs/protocol.md): epoll, one process.\n"
             "\n"
@@ -28,9 +28,12 @@ static void usage(FILE *f)
             "  --max-sessions N            websocket sessions held at once, 1-%d (default %d)\n"
             "  --max-session-buffer BYTES  unsent output one session may hold before it is closed,\n"
             "                              %u-%u (default %u)\n"
+            "  --sessions N                sessions this run is to hold, 1-%d: refuse to start (exit 2)\n"
+            "                              when the open-files limit cannot hold them; without\n"
+            "                              --max-sessions the budget becomes N + N/4 (never below the default)\n"
             "  --help                      this text\n",
             MAX_MAX_SESSIONS, DEFAULT_MAX_SESSIONS, MIN_MAX_SESSION_BUFFER, MAX_MAX_SESSION_BUFFER,
-            DEFAULT_MAX_SESSION_BUFFER);
+            DEFAULT_MAX_SESSION_BUFFER, MAX_SESSIONS_ASKED);
 }
 
 static int fail(const char *flag, const char *what, const char *value)
@@ -65,6 +68,8 @@ int cli_parse(int argc, char **argv, struct options *o)
     o->log_level = LOG_WARNING;
     o->naive = 0;
     o->max_sessions = DEFAULT_MAX_SESSIONS;
+    o->max_sessions_given = 0;
+    o->sessions = 0;
     o->max_session_buffer = DEFAULT_MAX_SESSION_BUFFER;
 
     for (int i = 1; i < argc; i++) {
@@ -90,7 +95,7 @@ int cli_parse(int argc, char **argv, struct options *o)
         }
         int takes_value = !strcmp(flag, "--host") || !strcmp(flag, "--port") || !strcmp(flag, "--heartbeat") ||
                           !strcmp(flag, "--log-level") || !strcmp(flag, "--max-sessions") ||
-                          !strcmp(flag, "--max-session-buffer");
+                          !strcmp(flag, "--max-session-buffer") || !strcmp(flag, "--sessions");
         if (!takes_value)
             return fail(arg, "unknown flag", NULL);
         if (!value) {
@@ -124,11 +129,23 @@ int cli_parse(int argc, char **argv, struct options *o)
             if (parse_long(value, 1, MAX_MAX_SESSIONS, &n) < 0)
                 return fail(flag, "expected an integer 1-1000000", value);
             o->max_sessions = n;
+            o->max_sessions_given = 1;
+        } else if (!strcmp(flag, "--sessions")) {
+            if (parse_long(value, 1, MAX_SESSIONS_ASKED, &n) < 0)
+                return fail(flag, "expected an integer 1-10000000", value);
+            o->sessions = n;
         } else if (!strcmp(flag, "--max-session-buffer")) {
             if (parse_long(value, MIN_MAX_SESSION_BUFFER, MAX_MAX_SESSION_BUFFER, &n) < 0)
                 return fail(flag, "expected bytes 1024-1073741824", value);
             o->max_session_buffer = (size_t)n;
         }
+    }
+    /* The budget must not turn away the sessions asked for (an uneven level or the previous one
+     * still closing gets a quarter more), as the other servers' --sessions does. */
+    if (o->sessions && !o->max_sessions_given) {
+        long grown = o->sessions + o->sessions / 4;
+        if (grown > o->max_sessions)
+            o->max_sessions = grown > MAX_MAX_SESSIONS ? MAX_MAX_SESSIONS : grown;
     }
     return -1;
 }

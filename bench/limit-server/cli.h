@@ -1,5 +1,5 @@
 /* The command line (docs/protocol.md section 1, plus --naive, --max-sessions
- * and --max-session-buffer). */
+ * --max-session-buffer and --sessions). */
 #ifndef LIMIT_CLI_H
 #define LIMIT_CLI_H
 
@@ -14,6 +14,8 @@ struct options {
     enum log_level log_level;
     int naive;
     long max_sessions;
+    int max_sessions_given; /* --max-sessions was on the command line */
+    long sessions;          /* --sessions N, the sessions this run is to hold; 0 = not given */
     size_t max_session_buffer;
 };
 

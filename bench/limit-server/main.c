@@ -52,6 +52,27 @@ static void fit_fd_limit(long max_sessions)
                  (unsigned long long)need);
 }
 
+/* --sessions N: the soft limit raised to the hard one where needed, and one line + exit 2 when
+ * N sessions cannot fit, before anything listens (no workers here: one process holds them all). */
+static int refuse_unless_sessions_fit(long sessions)
+{
+    struct rlimit rl;
+    if (!sessions || getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return 0;
+    rlim_t need = (rlim_t)sessions + RESERVED_FDS;
+    if (rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need ? need : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur >= need)
+        return 0;
+    fprintf(stderr, "limit-server: %ld sessions need %llu open files per process but the limit is %llu (ulimit -n); "
+                    "raise ulimit -n\n",
+            sessions, (unsigned long long)need, (unsigned long long)rl.rlim_cur);
+    return 2;
+}
+
 /* Bind and listen; the descriptor, or -1 after one line on stderr. */
 static int listen_on(const char *host, int port, int *bound_port)
 {
@@ -116,7 +137,10 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     int sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 
-    fit_fd_limit(o.max_sessions);
+    if (refuse_unless_sessions_fit(o.sessions))
+        return 2;
+    /* With --sessions the budget has a quarter's slack the descriptors need not cover. */
+    fit_fd_limit(o.sessions ? o.sessions : o.max_sessions);
     srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 
     srv.heartbeat_s = o.heartbeat_s;

@@ -236,7 +236,8 @@ def test_bad_input_closes_that_session_with_1002_and_one_warning(bad):
 
 
 def test_usage_errors_of_its_own_flags_exit_2():
-    for args in (["--max-sessions", "0"], ["--max-session-buffer", "100"], ["--naive=yes"]):
+    for args in (["--max-sessions", "0"], ["--max-session-buffer", "100"], ["--naive=yes"], ["--sessions", "0"],
+                 ["--sessions", "10000001"]):
         p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=10)
         assert p.returncode == 2 and args[0].split("=")[0] in p.stderr and p.stdout == "", (args, p)
 
@@ -258,3 +259,24 @@ def test_a_ulimit_below_the_session_budget_is_named_in_one_line():
         lines = err.read().decode().splitlines()
     named = [ln for ln in lines if "ulimit -n is 200" in ln]
     assert len(named) == 1 and "--max-sessions 1000" in named[0], lines
+
+
+def _low_fd_limit():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (200, 200))
+
+
+def test_sessions_beyond_the_open_files_limit_refuse_to_start_in_one_line():
+    p = subprocess.run([BIN, "--port", "0", "--sessions", "1000"], capture_output=True, text=True, timeout=10,
+                       preexec_fn=_low_fd_limit)
+    assert p.returncode == 2 and p.stdout == "", p
+    assert p.stderr == ("limit-server: 1000 sessions need 1064 open files per process but the limit is 200 "
+                        "(ulimit -n); raise ulimit -n\n"), p.stderr
+
+
+def test_sessions_that_fit_grow_the_budget_by_a_quarter_unless_it_is_given():
+    with running("fast", "--sessions", "16000") as srv:
+        assert srv.fields["max_sessions"] == "20000", srv.ready_line
+    with running("fast", "--sessions", "100", "--max-sessions", "50") as srv:
+        assert srv.fields["max_sessions"] == "50", srv.ready_line
+    with running("fast", "--sessions", "100") as srv:
+        assert srv.fields["max_sessions"] == "10000", "never below the default: " + srv.ready_line
