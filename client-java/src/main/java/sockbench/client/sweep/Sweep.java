@@ -119,7 +119,14 @@ public final class Sweep {
         LevelCap cap = settings.capFor(n);
         double start = new LevelStart(settings.plan(), settings.levelStartRates()).startFor(n, lastKneeReceivedPerS, cap.rate());
         progress.levelStart(n, start, settings.plan().startRate());
-        if (cp.connected() == 0) {
+        // A sessions level is about N sessions: a ramp over fewer would be a smaller level's figure
+        // under N's name, so it is not run (the connect and idle records keep what did open).
+        boolean partialSessionsLevel = plan.allCopies() && cp.failed() > 0;
+        if (partialSessionsLevel) {
+            warnings.add(String.format(Locale.ROOT, "level %d: only %d of %d sessions opened, so its broadcast ramp "
+                    + "was not run (end reason connect_failed); see levels[].connect.failures", n, cp.connected(), n));
+        }
+        if (cp.connected() == 0 || partialSessionsLevel) {
             endReason = "connect_failed";
         } else {
             // Connections lost during the idle hold are the hold's record, not the first point's.

@@ -101,4 +101,32 @@ class SessionsRunTest {
             assertTrue(idle.get("heartbeats").asLong() >= 10, idle.toString());
         }
     }
+
+    @Test
+    @Timeout(120)
+    void aSessionsLevelThatCannotOpenAllItsSessionsRunsNoPointsAndSaysWhy(@TempDir Path dir) throws Exception {
+        // The server's budget turns away half the level (HTTP 503): a ramp over 5 sessions would be
+        // reported as level 10's figure, so the level ends connect_failed with its failures counted.
+        try (RepoSockJsServer server = RepoSockJsServer.python(25, "--max-sessions", "5")) {
+            Path out = dir.resolve("partial.json");
+            MainTest.Outcome o = MainTest.run("--url", server.url(), "--profile", "sessions", "--levels", "10",
+                    "--idle-hold-s", "0", "--out", out.toString());
+            assertEquals(0, o.exit(), o.err());
+            JsonNode doc = new ObjectMapper().readTree(out.toFile());
+            JsonNode level = doc.get("levels").get(0);
+            assertEquals(5, level.get("connected").asInt(), level.toString());
+            assertEquals("connect_failed", level.get("end_reason").asText());
+            assertEquals(0, level.get("points").size());
+            long failed = 0;
+            for (JsonNode count : level.get("connect").get("failures")) {
+                failed += count.asLong();
+            }
+            assertEquals(5, failed, level.get("connect").toString());
+            boolean said = false;
+            for (JsonNode w : doc.get("warnings")) {
+                said |= w.asText().startsWith("level 10: only 5 of 10 sessions opened");
+            }
+            assertTrue(said, doc.get("warnings").toString());
+        }
+    }
 }

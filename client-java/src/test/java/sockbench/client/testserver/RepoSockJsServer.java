@@ -30,13 +30,18 @@ public final class RepoSockJsServer implements AutoCloseable {
         this.readyLine = readyLine;
     }
 
-    /** server-python with heartbeats every {@code heartbeatS} seconds, once it printed READY. */
-    public static RepoSockJsServer python(double heartbeatS) throws IOException, InterruptedException {
+    /**
+     * server-python with heartbeats every {@code heartbeatS} seconds and {@code extra} flags (e.g.
+     * {@code --max-sessions 5}), once it printed READY.
+     */
+    public static RepoSockJsServer python(double heartbeatS, String... extra) throws IOException, InterruptedException {
         if (!Files.isExecutable(PYTHON)) {
             throw new IOException(PYTHON + " is missing: run `make setup-python`");
         }
-        return start("server-python", new ProcessBuilder(PYTHON.toString(), "-m", "sockbench_server", "--port", "0",
-                "--heartbeat", Double.toString(heartbeatS)).directory(REPO.resolve("server-python").toFile()));
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of(PYTHON.toString(), "-m",
+                "sockbench_server", "--port", "0", "--heartbeat", Double.toString(heartbeatS)));
+        argv.addAll(java.util.List.of(extra));
+        return start("server-python", new ProcessBuilder(argv).directory(REPO.resolve("server-python").toFile()));
     }
 
     /**
