@@ -35,6 +35,7 @@ from client_fleet import ClientFleet
 from process_sampler import GroupSampler
 from scaleout import wants_private_broker
 from servers import server_command
+from server_quiet import wait_until_quiet
 from sockbench_contract.private_redis import PrivateRedis
 from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
 from sockbench_contract.server_launch import ServerProcess, StepError
@@ -238,6 +239,12 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
                              "cpu_s": b["total"]["cpu_s"], "rss_bytes_max": b["total"]["rss_bytes_max"]}
         elif broker:
             broker_record = {"url": broker, "private": False}
+        # The server may still be closing the sessions the client just closed (19,000 of them take
+        # CPython seconds): stop it once it is quiet, so the stop contract judges the stop alone.
+        waited, quiet = wait_until_quiet([pid for pid, _ in processes])
+        if waited >= 1.0 or not quiet:
+            log(f"[stop server] waited {waited:.1f} s for the server to finish closing the client's sessions"
+                + ("" if quiet else " (still busy; stopping anyway)"))
     log(f"[stop server] stopped cleanly; server log: {log_path}")
 
     hz = clock_ticks_per_s()
