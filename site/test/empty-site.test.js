@@ -1,6 +1,7 @@
 'use strict';
 // The site built from an empty results directory: a friendly page saying how
-// to produce results, no charts, no errors.
+// to produce results (the summary's, and the Sessions page's own), no charts,
+// no errors.
 
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -28,6 +29,19 @@ describe('site built from an empty results directory', () => {
       await page.goto(`${site.origin}/run.html`);
       await page.waitForSelector('#page-notice', { state: 'visible' });
       assert.match(await page.innerText('#page-notice'), /no valid runs yet/);
+    });
+  });
+
+  test('the Sessions page says how to produce sessions results; no charts, no errors', SLOW, async () => {
+    await usePage(await openPage(site.browser), async (page) => {
+      await page.goto(`${site.origin}/sessions.html`);
+      await page.waitForSelector('#sessions-empty', { state: 'visible' });
+      const text = await page.innerText('#sessions-empty');
+      assert.match(text, /No sessions results yet/);
+      assert.ok(text.includes('make bench-node PROFILE=sessions LEVELS=1000,5000'), text);
+      assert.equal(await page.isVisible('#sessions'), false);
+      assert.equal(await page.locator('canvas').count(), 0);
+      await page.screenshot({ path: screenshotPath('sessions-empty'), fullPage: true });
     });
   });
 });

@@ -13,7 +13,7 @@ const { VENDOR_SCRIPTS } = require('./vendor-files');
 const SCRIPTS_PLACEHOLDER = '<!-- sockbench:scripts -->';
 
 // The pages under src/.
-const EVERY_PAGE = ['index.html', 'run.html', 'chart.html'];
+const EVERY_PAGE = ['index.html', 'run.html', 'chart.html', 'sessions.html'];
 
 // [file under src/js/, the pages that load it], in load order; each page's entry point last.
 const PAGE_MODULES = [
@@ -24,6 +24,8 @@ const PAGE_MODULES = [
   ['series.js', EVERY_PAGE],
   ['floors.js', EVERY_PAGE],
   ['summary-figures.js', EVERY_PAGE],
+  // Which runs are the sessions profile's: the summary and the chart images leave them to sessions.html.
+  ['sessions-figures.js', EVERY_PAGE],
   ['messages-per-frame.js', ['run.html', 'chart.html']],
   ['limit-share.js', ['index.html']],
   ['verdict.js', ['index.html', 'chart.html']],
@@ -37,6 +39,8 @@ const PAGE_MODULES = [
   ['quick-picks.js', ['index.html']],
   ['summary-charts.js', ['index.html', 'chart.html']],
   ['summary-table.js', ['index.html']],
+  ['sessions-charts.js', ['sessions.html']],
+  ['sessions-table.js', ['sessions.html']],
   ['run-header.js', ['run.html']],
   ['level-table.js', ['run.html']],
   ['chart-files.js', EVERY_PAGE],
@@ -47,6 +51,7 @@ const PAGE_MODULES = [
   ['index-page.js', ['index.html']],
   ['run-page.js', ['run.html']],
   ['chart-page.js', ['chart.html']],
+  ['sessions-page.js', ['sessions.html']],
 ];
 
 /** The scripts `page` (a file name under src/, e.g. "run.html") loads, in order, as paths in dist/. */

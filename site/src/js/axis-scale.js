@@ -66,5 +66,32 @@
     return { min, max, ticks: logTicks(min, max) };
   }
 
-  return { logTicks, floor125, ceil125, rttRange, rateRange };
+  /**
+   * Whether values are best read on a log axis: they span a decade or more
+   * (largest ÷ smallest >= 10) and all of them can be placed on one (> 0).
+   * Otherwise a linear axis shows their differences better.
+   */
+  function spansDecades(values) {
+    const present = values.filter((v) => v != null);
+    if (present.length < 2 || present.some((v) => !(v > 0))) return false;
+    return Math.max(...present) / Math.min(...present) >= 10;
+  }
+
+  /**
+   * Range of a y axis over `values` (none need be positive on linear): log
+   * with 1-2-5 ticks round the positive values, or linear from 0 with
+   * headroom (ticks null = flot's own).
+   * @returns {{min: number, max: number, ticks: number[]|null}}
+   */
+  function valueRange(values, scale) {
+    const positive = values.filter((v) => v > 0);
+    if (scale === 'log' && positive.length) {
+      const min = floor125(Math.min(...positive) * 0.8);
+      const max = ceil125(Math.max(...positive) * 1.1);
+      return { min, max, ticks: logTicks(min, max) };
+    }
+    return { min: Math.min(0, ...values), max: Math.max(1, ...values) * 1.08, ticks: null };
+  }
+
+  return { logTicks, floor125, ceil125, rttRange, rateRange, spansDecades, valueRange };
 });

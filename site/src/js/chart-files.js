@@ -5,9 +5,9 @@
 // the export page (chart.html) and the links under the charts, so a link and
 // its file cannot drift apart. Pure (tested in node).
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory(require('./algorithm'));
-  else (root.Sockbench = root.Sockbench || {}).chartFiles = factory(root.Sockbench.algorithm);
-})(typeof self !== 'undefined' ? self : this, function (algorithm) {
+  if (typeof module === 'object' && module.exports) module.exports = factory(require('./algorithm'), require('./sessions-figures'));
+  else (root.Sockbench = root.Sockbench || {}).chartFiles = factory(root.Sockbench.algorithm, root.Sockbench.sessionsFigures);
+})(typeof self !== 'undefined' ? self : this, function (algorithm, sessionsFigures) {
   'use strict';
 
   /** Where the images go, relative to the site's root. */
@@ -35,7 +35,9 @@
     const sets = Array.isArray(data.sets) && data.sets.length ? data.sets.map((set) => set.name) : [null];
     for (const set of sets) {
       const plain = set === null || set === data.default_set;
-      const setRuns = [...(set === null ? data.runs : data.runs.filter((run) => run.set === set)), ...(plain ? data.historic || [] : [])];
+      // The summary leaves sessions runs to sessions.html (a fan-out saturation is not a throughput figure), and so do its images.
+      const today = (set === null ? data.runs : data.runs.filter((run) => run.set === set)).filter((run) => !sessionsFigures.isSessionsRun(run));
+      const setRuns = [...today, ...(plain ? data.historic || [] : [])];
       for (const { group, runs } of algorithm.runsByGroup(setRuns)) {
         for (const chart of ['saturation', 'rss']) {
           if (chart === 'rss' && !runs.some(hasRss)) continue;

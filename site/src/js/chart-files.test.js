@@ -52,3 +52,13 @@ test('with result sets, each set gets its own summary charts; the default set ke
   assert.equal(new Set(summary.map((c) => c.file)).size, summary.length, 'no two charts share a file');
   assert.equal(chartList(withSets).filter((c) => c.kind === 'run').length, 2 * (withSets.runs.length + data.historic.length));
 });
+
+test('sessions runs stay out of the summary charts\' images (their saturation is the fan-out verdict) but keep their run charts', () => {
+  const SESSIONS = path.join(__dirname, '..', '..', 'test', 'fixtures', 'sessions');
+  const sessions = read(SESSIONS).map((result) => ({ run_id: result.run_id, result }));
+  const alone = chartList({ runs: sessions, historic: [] });
+  assert.deepEqual(alone.filter((c) => c.kind === 'summary'), []);
+  assert.equal(alone.filter((c) => c.kind === 'run').length, 2 * sessions.length);
+  const beside = chartList({ ...data, runs: [...data.runs, ...sessions] });
+  assert.deepEqual(beside.filter((c) => c.kind === 'summary'), chartList(data).filter((c) => c.kind === 'summary'));
+});

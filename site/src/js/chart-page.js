@@ -8,7 +8,7 @@
   'use strict';
 
   const S = root.Sockbench;
-  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell } = S;
+  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell, sessionsFigures } = S;
 
   const TITLES = { saturation: 'Saturation throughput against concurrency', rss: 'Server memory (RSS) against concurrency' };
 
@@ -33,7 +33,8 @@
   function summaryChart(spec, data) {
     // Every run of the set is passed, the group's selected, so colours and markers are the page's.
     const plain = spec.set == null || spec.set === data.default_set;
-    const today = spec.set == null ? data.runs : data.runs.filter((run) => run.set === spec.set);
+    const today = (spec.set == null ? data.runs : data.runs.filter((run) => run.set === spec.set))
+      .filter((run) => !sessionsFigures.isSessionsRun(run));
     const allRuns = [...today, ...(plain ? data.historic : [])];
     const labels = [...summaryFigures.distinctLabels(today), ...(plain ? data.historic : []).map((run) => run.label)];
     const inGroup = new Set(allRuns.filter((run) => algorithm.algorithmOf(run) === spec.group).map((run) => run.run_id));

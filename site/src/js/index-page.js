@@ -9,7 +9,7 @@
 
   const {
     siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
-    verdictPanel, chartFiles, limitShare,
+    verdictPanel, chartFiles, limitShare, sessionsFigures,
   } = root.Sockbench;
 
   /**
@@ -45,6 +45,15 @@
       link.textContent = 'The set\'s README';
       description.appendChild(link);
     }
+  }
+
+  /** How many of the set's runs are the sessions profile's, left to the Sessions page. */
+  function renderSessionsNote(count) {
+    const note = document.getElementById('sessions-note');
+    if (count === 0) return;
+    note.hidden = false;
+    document.getElementById('sessions-note-count').textContent =
+      `${count} run${count === 1 ? '' : 's'} of the sessions profile in this set ${count === 1 ? 'is' : 'are'}`;
   }
 
   /** Why some figures of the set have no share of the limit, once each. */
@@ -145,7 +154,11 @@
     // One result set at a time; a build without sets (older data) shows every run.
     const sets = Array.isArray(data.sets) ? data.sets : [];
     const set = sets.length ? chosenSet(data) : null;
-    const runs = set ? data.runs.filter((run) => run.set === set) : data.runs;
+    const setRuns = set ? data.runs.filter((run) => run.set === set) : data.runs;
+    // Sessions runs are judged on every copy's p99, not the mean own-copy RTT
+    // ranked here: they are compared on sessions.html only, and the page says so.
+    const runs = setRuns.filter((run) => !sessionsFigures.isSessionsRun(run));
+    renderSessionsNote(setRuns.length - runs.length);
     if (set) renderSetPicker(data, set);
     const shares = limitShare.limitShares(runs, data.limit_servers || []);
     renderShareNotes(runs, shares);

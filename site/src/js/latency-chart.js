@@ -155,6 +155,26 @@
     return plot;
   }
 
+  /**
+   * Beside the own-copy RTT, where every copy was timed (sessions profile): the
+   * all-copies latency, which judged the point, and each message's completion
+   * (its last copy's arrival); [] for other points.
+   */
+  function fanoutParts(point) {
+    const parts = [];
+    const all = point.fanout_ms;
+    if (all) {
+      parts.push(`all copies (${all.count}) mean ${format.ms(all.mean)}, p50 ${format.ms(all.p50)}, p99 ${format.ms(all.p99)}, ` +
+        `p99.9 ${format.ms(all.p999)}, max ${format.ms(all.max)}`);
+    }
+    const done = point.completion_ms;
+    if (done) {
+      parts.push(`completion p50 ${format.ms(done.p50)}, p99 ${format.ms(done.p99)}, max ${format.ms(done.max)}` +
+        (done.incomplete > 0 ? ` (${done.incomplete} message(s) incomplete)` : ''));
+    }
+    return parts;
+  }
+
   /** One line with everything measured at a point. */
   function describePoint(concurrency, point) {
     const rtt = point.rtt_ms;
@@ -169,6 +189,7 @@
         (frames ? `, ${frames}` : ''),
       `RTT mean ${format.ms(rtt.mean)}, p50 ${format.ms(rtt.p50)}, p99 ${format.ms(rtt.p99)}, ` +
         `p99.9 ${format.ms(rtt.p999)}, max ${format.ms(rtt.max)}`,
+      ...fanoutParts(point),
       `state ${point.state}${point.backlog_growing ? ' (backlog growing)' : ''}`,
       `server CPU ${pct(point.server_cpu_pct)}, client CPU ${pct(point.client_cpu_pct)}, steal ${pct(point.steal_pct)}`,
     ];

@@ -65,7 +65,10 @@
         sat.append(document.createElement('br'), own);
       }
       cell(row, f.saturation ? format.rate(f.saturation.sent_per_s) : '—', 'num');
-      cell(row, f.saturation ? format.ms(f.saturation.rtt_mean_ms) : '—', 'num');
+      const rtt = cell(row, f.saturation ? format.ms(f.saturation.rtt_mean_ms) : '—', 'num');
+      // A sessions run's point was judged on every copy: its all-copies and completion p99 beside the own-copy mean.
+      const fanout = f.saturation ? fanoutAt(result, f.concurrency) : null;
+      if (fanout) rtt.append(document.createElement('br'), Object.assign(document.createElement('small'), { className: 'fanout', textContent: fanout }));
       const cpu = cell(row, f.saturation ? `${pct(f.serverCpuPct)} / ${pct(f.clientCpuPct)}` : '—', 'num');
       if (f.stealPct != null) cpu.append(document.createElement('br'), Object.assign(document.createElement('small'), { textContent: `steal ${pct(f.stealPct)}` }));
       cell(row, f.peakRssBytes == null ? '—' : `${format.bytes(f.rssAtStartBytes)} → ${format.bytes(f.peakRssBytes)}`, 'num');
@@ -75,6 +78,15 @@
     }
     table.appendChild(body);
     showNotRecorded(table, !messagesPerFrame.runRecords(result));
+  }
+
+  /** "all copies p99 X · completion p99 Y" at the saturation point of a level whose copies were all timed; null otherwise. */
+  function fanoutAt(result, concurrency) {
+    const level = result.levels.find((l) => l.concurrency === concurrency);
+    const point = level && summaryFigures.saturationPoint(level);
+    if (!point || !point.fanout_ms) return null;
+    return `all copies p99 ${format.ms(point.fanout_ms.p99)}` +
+      (point.completion_ms ? ` · completion p99 ${format.ms(point.completion_ms.p99)}` : '');
   }
 
   /** The saturation point's messages_per_frame at level `concurrency`, or undefined. */
