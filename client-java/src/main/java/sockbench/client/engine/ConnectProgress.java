@@ -72,6 +72,10 @@ public final class ConnectProgress {
      * for a connect error ("Connection refused", "Too many open files"), otherwise the reason as
      * given (e.g. "handshake: HTTP 503"), at most 80 characters.
      */
+    /** The status a server refused the websocket upgrade with, in Java-WebSocket's close reason. */
+    private static final java.util.regex.Pattern REFUSED_HANDSHAKE =
+            java.util.regex.Pattern.compile("Invalid status code received: (\\d{3})");
+
     public static String reasonKey(String reason) {
         if (reason == null || reason.isBlank()) {
             return "unknown";
@@ -79,6 +83,11 @@ public final class ConnectProgress {
         String r = reason.strip();
         if (r.startsWith("timed out") || r.startsWith("level did not finish opening")) {
             return "timeout";
+        }
+        java.util.regex.Matcher refused = REFUSED_HANDSHAKE.matcher(r);
+        if (refused.find()) {
+            // Java-WebSocket's "websocket closed: 1002 Invalid status code received: 503 Status line: ..."
+            return "handshake: HTTP " + refused.group(1);
         }
         if (r.startsWith("connect: ")) {
             // "connect: java.net.ConnectException: Connection refused" -> "Connection refused"

@@ -66,6 +66,8 @@ class PacedConnectTest {
         assertEquals("timeout", ConnectProgress.reasonKey("timed out after 10000 ms"));
         assertEquals("timeout", ConnectProgress.reasonKey("level did not finish opening in time"));
         assertEquals("handshake: HTTP 503", ConnectProgress.reasonKey("handshake: HTTP 503"));
+        assertEquals("handshake: HTTP 503", ConnectProgress.reasonKey(
+                "websocket closed: 1002 Invalid status code received: 503 Status line: HTTP/1.1 503 Service Unavailable"));
         assertEquals("java.nio.channels.UnresolvedAddressException",
                 ConnectProgress.reasonKey("connect: java.nio.channels.UnresolvedAddressException"));
     }
