@@ -1,4 +1,4 @@
-"""Reading and writing result files (results/README.md, schemas sockbench.result/1 to /4) for the bench tools."""
+"""Reading and writing result files (results/README.md, schemas sockbench.result/1 to /5) for the bench tools."""
 
 import json
 import os

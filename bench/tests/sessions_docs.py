@@ -1,6 +1,7 @@
 """Realistic sessions-profile documents for the tests: a committed reference result cut down to what one
 client run writes (one repetition, no runner fields), with the v4 fields of results/schema.json added as
-the client writes them for a profile with all_copies, an idle hold and paced connects."""
+the client writes them for a profile with all_copies, an idle hold and paced connects, and for a churn
+run the v5 fields (parameters.churn_pct, each point's churn)."""
 
 import copy
 import glob
@@ -60,3 +61,28 @@ def host_record(started, finished, wall_s, **extra):
     return {"server_pid": 4242, "started_at": started, "finished_at": finished, "wall_s": wall_s,
             "load_avg_before": {"1m": 0.1, "5m": 0.1, "15m": 0.1}, "steal_pct": 0.5, "server_cpu_s": 10.0,
             "client_cpu_s": 20.0, "other_cpu_pct": {"server_cpus": 1.0, "client_cpus": 2.0}, **extra}
+
+
+def churn_record(pool, served_per_s, window_s=2.0, failures=None, p99_ms=40.0):
+    """A point's v5 `churn` object: `pool` sessions asked to reconnect once a second, `served_per_s` of
+    them did, timed at a reconnect p99 of `p99_ms`; failures: {reason: count}."""
+    reconnects = round(served_per_s * window_s)
+    timed = None if reconnects == 0 else p99_ms
+    return {"pool": pool, "closes": round(pool * window_s), "reconnects": reconnects,
+            "connects_per_s": served_per_s, "failures": dict(failures or {}),
+            "reconnect_ms": {"count": reconnects, "p50": timed and p99_ms / 4, "p90": timed and p99_ms / 2,
+                             "p99": timed, "max": timed and p99_ms * 1.5}}
+
+
+def churn_doc(concurrencies, pct=5.0):
+    """One client run's v5 document over `concurrencies` with churn: each level's pool is one session in
+    round(100 / pct), and every point served 98 % of the connects it asked for."""
+    doc = client_doc(concurrencies)
+    doc["schema"] = "sockbench.result/5"
+    doc["parameters"]["churn_pct"] = pct
+    every = max(2, round(100 / pct))
+    for level in doc["levels"]:
+        pool = level["concurrency"] // every
+        for point in level["points"]:
+            point["churn"] = churn_record(pool, pool * 0.98, point["duration_s"])
+    return doc

@@ -1,5 +1,5 @@
-"""results/schema.json v4: the sessions profile's fields accepted with their units' ranges, nonsense refused,
-and every older file under results/ still valid."""
+"""results/schema.json v5: the sessions profile's fields (v4) and churn's (v5) accepted with their units'
+ranges, nonsense refused, and every older file under results/ still valid."""
 
 import copy
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from results_io import load_result, readable_schemas, schema_errors
 from servers import ROOT
-from sessions_docs import client_doc
+from sessions_docs import churn_doc, churn_record, client_doc
 
 
 
@@ -31,9 +31,9 @@ def _committed_results():
 EVERY_RESULT = _committed_results()
 
 
-def test_v4_is_readable_beside_the_older_versions():
-    assert len(EVERY_RESULT) > 30  # the committed reference sets, v1 to v3
-    assert set(readable_schemas()) == {f"sockbench.result/{v}" for v in (1, 2, 3, 4)}
+def test_v5_is_readable_beside_the_older_versions():
+    assert len(EVERY_RESULT) > 30  # the committed reference sets, v1 to v4
+    assert set(readable_schemas()) == {f"sockbench.result/{v}" for v in (1, 2, 3, 4, 5)}
 
 
 @pytest.mark.parametrize("path", EVERY_RESULT, ids=lambda p: os.path.relpath(p, ROOT))
@@ -103,8 +103,54 @@ def test_the_new_fields_refuse_what_their_units_rule_out(change, where):
     assert errors and all(e.startswith(where) for e in errors), errors
 
 
-def test_an_older_document_with_a_v4_field_still_validates_as_v3_and_v4_ids_are_accepted():
+def test_an_older_document_with_a_v4_field_still_validates_as_v3_and_v4_and_v5_ids_are_accepted():
     doc = client_doc([25])
-    for version in ("sockbench.result/3", "sockbench.result/4"):
+    for version in ("sockbench.result/3", "sockbench.result/4", "sockbench.result/5"):
         assert schema_errors(dict(copy.deepcopy(doc), schema=version)) == []
-    assert schema_errors(dict(doc, schema="sockbench.result/5"))[0].startswith("schema")
+    assert schema_errors(dict(doc, schema="sockbench.result/6"))[0].startswith("schema")
+
+
+def test_a_churn_document_validates():
+    assert schema_errors(churn_doc([25, 2000], pct=5.0)) == []
+
+
+def _churn(doc):
+    return doc["levels"][0]["points"][0]["churn"]
+
+
+def _with_churn(change):
+    doc = churn_doc([25])
+    change(doc)
+    return schema_errors(doc)
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d["parameters"].update(churn_pct=50),
+    lambda d: d["parameters"].update(churn_pct=0),
+    lambda d: d["parameters"].update(churn_pct=0.5),
+    lambda d: d["levels"][0]["points"][0].update(churn=churn_record(0, 0.0)),
+    lambda d: _churn(d)["failures"].update({"Cannot assign requested address": 3, "handshake: HTTP 503": 1}),
+    lambda d: [p.pop("churn") for p in d["levels"][0]["points"]],
+], ids=["largest-churn", "no-churn", "fractional-churn", "empty-pool-nothing-timed", "failures-by-reason",
+        "points-without-churn"])
+def test_the_churn_fields_accept_their_documented_range(change):
+    assert _with_churn(change) == []
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d["parameters"].update(churn_pct=50.5), "parameters/churn_pct"),
+    (lambda d: d["parameters"].update(churn_pct=-1), "parameters/churn_pct"),
+    (lambda d: d["parameters"].update(churn_pct="5%"), "parameters/churn_pct"),
+    (lambda d: _churn(d).pop("pool"), "levels/0/points/0/churn"),
+    (lambda d: _churn(d).update(closes=-1), "levels/0/points/0/churn/closes"),
+    (lambda d: _churn(d).update(reconnects=1.5), "levels/0/points/0/churn/reconnects"),
+    (lambda d: _churn(d).update(connects_per_s=-0.1), "levels/0/points/0/churn/connects_per_s"),
+    (lambda d: _churn(d)["failures"].update(timeout=0), "levels/0/points/0/churn/failures/timeout"),
+    (lambda d: _churn(d)["reconnect_ms"].pop("p99"), "levels/0/points/0/churn/reconnect_ms"),
+    (lambda d: _churn(d)["reconnect_ms"].update(p50=-2.0), "levels/0/points/0/churn/reconnect_ms/p50"),
+], ids=["churn-above-50", "negative-churn", "churn-as-text", "churn-without-pool", "negative-closes",
+        "fractional-reconnects", "negative-connect-rate", "zero-failures", "reconnect-without-p99",
+        "negative-reconnect-time"])
+def test_the_churn_fields_refuse_what_their_units_rule_out(change, where):
+    errors = _with_churn(change)
+    assert errors and all(e.startswith(where) for e in errors), errors

@@ -29,7 +29,7 @@ def test_smoke_run_on_cpython_3_13_names_its_runtime(tmp_path):
     assert os.path.exists(NEWER.argv[0]), "make test-bench installs .venv-cpython3.13 (setup-python-runtimes)"
     _, out_path, doc = smoke_run(["--servers", NEWER.name], tmp_path, str(available_cpus()[0]))
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython3.13-json-fast.json")
-    assert doc["schema"] == "sockbench.result/4" and doc["server"]["entry"] == "cpython3.13-fast"
+    assert doc["schema"] == "sockbench.result/5" and doc["server"]["entry"] == "cpython3.13-fast"
     assert doc["server"]["runtime"] == "cpython" and doc["server"]["runtime_version"].startswith("3.13.")
     assert doc["server"]["mode"] == "fast" and doc["server"]["peer"] is False
 
