@@ -22,6 +22,7 @@ import subprocess
 import time
 from typing import Optional
 
+from churn import client_args as churn_args
 from cpus import format_cpu_list
 from floors import NOT_SAMPLED_NOTE
 from measure import children_cpu_s, java_command, warm_up, warm_up_note
@@ -80,6 +81,7 @@ def client_command(config, target, out_path, extra=()):
         cmd += ["--server-pid", str(target.pid)]
     if config.levels:
         cmd += ["--levels", config.levels_arg]
+    cmd += churn_args(config.churn_pct)
     cmd += list(extra)
     cmd += config.client_args
     return cmd

@@ -50,6 +50,10 @@ BUS ?=
 # client's CPUs).
 CORE_SHARE ?= 0.25
 PERIOD_US  ?=
+# Churn (docs/sessions.md "Churn"): CHURN=5% (or CHURN=5) makes that share of each level's sessions
+# close and reconnect once per second during its broadcast ramp (client --churn 5); empty = no churn.
+# Needs the all-copies verdict (PROFILE=sessions); the runner refuses anything else in one line.
+CHURN ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
@@ -58,7 +62,7 @@ BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
-              $(if $(REPEAT),--repeat $(REPEAT)) \
+              $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)') \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
               $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) \
               $(if $(filter-out 1,$(AGENTS)),--agents $(AGENTS)) $(if $(BUS),--bus $(BUS))
@@ -73,6 +77,7 @@ SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
 HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "  bench-* PROFILE=sessions   1,000 ... 100,000 sessions: connect, idle memory per session, every copy's latency; levels above 19,000 on ceil(N/19000) workers and agents (docs/sessions.md)" \
+              "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md#churn)" \
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
@@ -116,7 +121,7 @@ SCALEOUT_ARGS = --workers-list '$(WORKERS)' --core-share '$(CORE_SHARE)' $(if $(
                 $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) --server '$(SERVER)' --profile $(PROFILE) \
                 --server-cpu $(SERVER_CPU) --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) \
                 --json $(JSON) $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
-                $(if $(REPEAT),--repeat $(REPEAT))
+                $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)')
 bench-scaleout: $(BENCH_COMMON_DEPS)
 	@[ -n "$(SERVER)" ] || { echo "usage: make bench-scaleout SERVER=name WORKERS=1,2,4 CORE_SHARE=0.25 [PROFILE= LEVELS= REPEAT= PERIOD_US= SERVER_CPU= CLIENT_CPU= BROKER_CPU=]" >&2; exit 2; }
 	@$(BENCH_PY) $(ROOT)/bench/run_scaleout.py $(SCALEOUT_ARGS) --check-usage

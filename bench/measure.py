@@ -30,6 +30,7 @@ import tempfile
 import contextlib
 import time
 
+from churn import client_args as churn_args
 from cpus import format_cpu_list
 from client_fleet import ClientFleet
 from process_sampler import GroupSampler
@@ -124,6 +125,7 @@ def client_command(config, server, spec, out_path, extra=(), server_pid=None):
         cmd += ["--levels", config.levels_arg]
     if spec.peer:
         cmd.append("--peer")
+    cmd += churn_args(config.churn_pct)
     cmd += list(extra)
     cmd += config.client_args
     return cmd

@@ -54,6 +54,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from byo_server import MODES, measure_url_once, record_target  # noqa: E402
+import churn  # noqa: E402
 import client_ceiling  # noqa: E402
 from cpus import format_cpu_list  # noqa: E402
 from estimate import (LATER_REPETITION_RATIO, PRIOR_CEILING_PER_S, Eta, ceiling_measure_s,  # noqa: E402
@@ -63,7 +64,7 @@ from measure import WARMUP_PROFILE, java_command, measure_once, variant_argv  # 
 from merge import merge_repetitions  # noqa: E402
 from profiles import load_client_profiles  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from run_config import from_cli  # noqa: E402
+from run_config import OneLineRefusal, from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize  # noqa: E402
 from scaleout import wants_private_broker  # noqa: E402
@@ -126,6 +127,11 @@ def build_parser():
     p.add_argument("--client-jar", default=DEFAULT_JAR, help="the client's runnable jar")
     p.add_argument("--java", default=os.environ.get("JAVA", "java"), help="java executable (default $JAVA or java)")
     p.add_argument("--java-opts", default=os.environ.get("JAVA_OPTS", ""), help="extra JVM options (default $JAVA_OPTS)")
+    p.add_argument("--churn", default=None, metavar="PCT",
+                   help="percent of each level's sessions that close and reconnect once per second during its "
+                        f"broadcast ramp, 5 or 5%%, 0 < PCT <= {churn.max_pct():g} (default: no churn); needs the "
+                        "all-copies verdict (--profile sessions, or --client-args --all-copies); docs/sessions.md "
+                        "\"Churn\"")
     p.add_argument("--client-args", default=os.environ.get("CLIENT_ARGS", ""),
                    help="extra client flags, e.g. '--step 1 --rate-factor 1.5' (default $CLIENT_ARGS)")
     p.add_argument("--no-server-warmup", dest="server_warmup", action="store_false",
@@ -144,8 +150,16 @@ def parse_args(argv, parser=None):
     parser = parser or build_parser()
     try:
         return from_cli(parser.parse_args(argv))
+    except OneLineRefusal as exc:
+        refuse_in_one_line("bench", exc)
     except ValueError as exc:
         parser.error(str(exc))
+
+
+def refuse_in_one_line(label, exc):
+    """Print `label: exc` as the one line on stderr and exit 2 (a usage error without the usage)."""
+    print(f"{label}: {exc}", file=sys.stderr)
+    sys.exit(2)
 
 
 def _log(msg):
@@ -195,6 +209,7 @@ def run(config, usage_error):
         check_installed(variants, config.client_jar, dry_run=config.dry_run)
     client, profile, warmup = client_profiles_for(
         config, wants_private_broker(config.workers, config.broker), usage_error)
+    check_churn(config, profile)
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -228,7 +243,9 @@ def run(config, usage_error):
     eta = Eta(prior_run_s(profile, levels, ceiling_per_s=None if no_ceiling else PRIOR_CEILING_PER_S),
               later_ratio=LATER_REPETITION_RATIO if "level-start-rates" in client.features else 1.0)
     _log(f"[plan] {len(variants)} server(s) x {config.repeat} repetition(s) = {len(plan)} runs, profile "
-         f"{config.profile}, levels {','.join(map(str, levels))}: estimated "
+         f"{config.profile}, levels {','.join(map(str, levels))}"
+         + (f", churn {churn.pct_text(config.churn_pct)} of the sessions a second" if config.churn_pct else "")
+         + ": estimated "
          f"{format_duration(ceiling_s + eta.remaining_s([(v.name, r) for r, v in plan]))} "
          f"(~{format_duration(eta.prior_s)} a run before any is measured"
          + (f", {format_duration(ceiling_s)} for the client-ceiling self-test first)" if ceiling_s else ")"))
@@ -370,6 +387,14 @@ def client_profiles_for(config, needs_private_broker, usage_error):
     return client, profile, warmup
 
 
+def check_churn(config, profile):
+    """OneLineRefusal when the run asks for churn but the client would not judge it by every copy (the
+    profile, after CLIENT_ARGS=): a churn run is only read through the other sessions' latency."""
+    why = churn.refusal(config.churn_pct, profile, config.client_args)
+    if why:
+        raise OneLineRefusal(why)
+
+
 def run_as_command(label, body, interrupted="server stopped"):
     """Run body() as a command's main and return its exit status: SIGTERM is taken as Ctrl-C, so that
     every `finally` on the way out runs (the server stopped, cgroups removed); a failed step is one
@@ -377,6 +402,9 @@ def run_as_command(label, body, interrupted="server stopped"):
     signal.signal(signal.SIGTERM, _raise_on_signal)
     try:
         body()
+    except OneLineRefusal as exc:
+        print(f"{label}: {exc}", file=sys.stderr)
+        return 2
     except StepError as exc:
         print(f"{label} failed: {exc}", file=sys.stderr)
         return 1

@@ -15,11 +15,17 @@ import shlex
 from typing import Optional, Tuple
 
 from byo_server import UrlTarget, check_server_pid, check_service_url
+from churn import parse_pct
 from client_fleet import check_agents
 from cpus import available_cpus, default_client_cpus, parse_cpu_list
 from matrix import select, single
 from profiles import default_repeat
 from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker
+
+
+class OneLineRefusal(ValueError):
+    """A setting refused in one line, exit 2, without the usage text (CHURN=: the one line is the contract,
+    docs/sessions.md "Churn"); run_bench.py prints it as `bench: <text>`."""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -76,6 +82,10 @@ class RunConfig:
     #: together are to hold (the largest level of the group being run), so a server whose
     #: open-files limit is too low refuses at start; None = not passed (every profile but sessions).
     sessions: Optional[int]
+    #: Percent of each level's sessions that close and reconnect once per second during its broadcast
+    #: ramp (--churn, CHURN=5%), 0 < churn_pct <= bench/churn.py max_pct(); None = no churn. Needs
+    #: the all-copies verdict (checked against the profile when the client has listed it).
+    churn_pct: Optional[float]
     #: The fleet's Redis bus, redis://HOST[:PORT][/DB]; None = a private redis-server per
     #: repetition. Used only with agents > 1.
     bus: Optional[str]
@@ -112,6 +122,10 @@ def from_cli(ns):
     ValueError with the usage error's text when the options cannot go together or a
     value is out of range.
     """
+    try:
+        churn_pct = parse_pct(ns.churn)
+    except ValueError as exc:
+        raise OneLineRefusal(str(exc)) from None
     if not 0 <= ns.port <= 65535:
         raise ValueError("--port must be in 0-65535")
     if ns.repeat is not None and ns.repeat < 1:
@@ -161,6 +175,7 @@ def from_cli(ns):
         transport=ns.transport, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
         server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
         broker=broker, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
+        churn_pct=churn_pct,
         out_dir=ns.out_dir, client_jar=ns.client_jar,
         java=ns.java, java_opts=tuple(_split("--java-opts", ns.java_opts)),
         client_args=tuple(_split("--client-args", ns.client_args)), server_warmup=ns.server_warmup,

@@ -47,9 +47,9 @@ from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from relay_counter import RelayCounter  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from run_bench import (available_variants, build_parser as bench_parser, check_installed,  # noqa: E402
-                       client_profiles_for, run_as_command)
-from run_config import from_cli  # noqa: E402
+from run_bench import (available_variants, build_parser as bench_parser, check_churn, check_installed,  # noqa: E402
+                       client_profiles_for, refuse_in_one_line, run_as_command)
+from run_config import OneLineRefusal, from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize as summarize_server  # noqa: E402
 from scaleout import check_workers  # noqa: E402
@@ -116,6 +116,8 @@ def parse_args(argv):
         own.error("--server NAME is required: one registry entry with a workers knob, e.g. pypy-fast (SERVER=)")
     try:
         config = from_cli(bench.parse_args(rest))  # the bench runner's own usage errors exit 2 there
+    except OneLineRefusal as exc:
+        refuse_in_one_line("bench-scaleout", exc)
     except ValueError as exc:
         own.error(str(exc))
     if config.workers != 1 or config.broker is not None or config.agents != 1 or config.byo_server:
@@ -191,6 +193,7 @@ def run(plan, controller, usage_error):
     available_variants([variant])
     check_installed([variant], config.client_jar, dry_run=config.dry_run)
     client, profile, warmup = client_profiles_for(config, max(plan.workers) > 1, usage_error)
+    check_churn(config, profile)
     levels = list(config.levels or profile["levels"])
     sessions_run = session_groups.applies(config)
     if sessions_run and max(levels) > SESSIONS_PER_PROCESS:
