@@ -24,6 +24,16 @@ CPU, printed plain and labelled under the table with the CPU seen.
 Both forms start with the verdict (bench/verdict.py: the same sentences as the
 summary page, one per algorithm group), at `--level N` clients or by default
 at each group's highest level where every run has a figure.
+
+Runs of the sessions profile (docs/sessions.md) are judged on every copy: their
+saturation is the fan-out saturation in copies/s, not a throughput figure, so
+they are never put in the throughput matrix or verdict. They get their own
+ranking per level instead, by the same rule (`verdict`: a difference only where
+the min-max ranges over repetitions do not overlap, a floor below another figure
+never ranked as the server's limit), within one mode and one churn setting (a
+coalescing server's copies/s are not a one-frame-per-message server's, and a run
+under a reconnect storm is not a plain run); a level with no ok point is named
+as such. Two sessions files get the fan-out figures side by side.
 """
 
 import glob
@@ -36,7 +46,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes, server_sampled  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
-from sessions_text import sessions_table  # noqa: E402
+from sessions_text import _si, mode_text, sessions_table  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -145,7 +155,14 @@ def _setup_words(tag):
 
 
 def compare_table(a, b):
-    """The Markdown table (a string) comparing result documents a and b."""
+    """The Markdown table (a string) comparing result documents a and b; two sessions runs get
+    fanout_compare_table. ValueError when only one of them is a sessions run (different verdicts)."""
+    if is_sessions_run(a) or is_sessions_run(b):
+        if not (is_sessions_run(a) and is_sessions_run(b)):
+            which = "A" if is_sessions_run(a) else "B"
+            raise ValueError(f"{which} is a sessions run (fan-out saturation in copies/s) and the other is not "
+                             "(saturation in msgs/s): their figures are different verdicts, not comparable")
+        return fanout_compare_table(a, b)
     la, lb = _levels(a), _levels(b)
     lines = [
         _runs_note(a, "A"),
@@ -173,6 +190,102 @@ def compare_table(a, b):
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
+    lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
+    lines += _sessions_tables([a, b])
+    return "\n".join(lines)
+
+
+def is_sessions_run(doc):
+    """Whether `doc` is judged on every copy (the sessions profile, or all_copies): its saturation is the
+    fan-out saturation in copies/s (site/src/js/sessions-figures.js isSessionsResult, the same predicate)."""
+    parameters = doc.get("parameters") or {}
+    return parameters.get("profile") == "sessions" or parameters.get("all_copies") is True
+
+
+def churn_pct(doc):
+    """The run's churn, percent of each level's sessions cycling per second (parameters.churn_pct); 0 without."""
+    pct = (doc.get("parameters") or {}).get("churn_pct")
+    return pct if isinstance(pct, (int, float)) and pct > 0 else 0
+
+
+def _churn_words(doc):
+    pct = churn_pct(doc)
+    return f", churn {pct:g} %" if pct else ""
+
+
+#: How `verdict(lower, higher)` reads between two neighbours of a ranking, high to low.
+_RANK_SYMBOLS = {"B higher": ">", "within noise": "≈"}
+
+
+def _fmt_copies(r):
+    """"≥ 94.2 k (75.4 k–118 k)" or "4.23 M (single run)": a fan-out figure in copies/s with its range."""
+    text = ("≥ " if r["floor"] else "") + _si(r["median"])
+    text += f" ({_si(r['min'])}–{_si(r['max'])})" if r["runs"] > 1 else " (single run)"
+    return text + (" †" if r["client_bound"] else "")
+
+
+def fanout_ranking(docs):
+    """Markdown lines ranking the fan-out saturation of sessions runs per level, one table per mode and churn
+    setting; [] when no doc is a sessions run. Between neighbours (high to low): ">" only where `verdict`
+    says the higher one is higher (both repeated, ranges apart, the lower one no floor), "≈" within noise,
+    "?" not ranked (a single run, or the lower figure a floor)."""
+    runs = [d for d in docs if is_sessions_run(d)]
+    if not runs:
+        return []
+    groups = {}
+    for d in runs:
+        groups.setdefault((mode_text(d), churn_pct(d)), []).append(d)
+    out = ["Fan-out saturation per level (sessions runs, judged on every copy: copies/s delivered with every "
+           "copy's p99 under 200 ms), median (min–max) over repetitions, ranked high to low: > only where the "
+           "min–max ranges do not overlap and the lower figure is the server's limit; ≈ within noise; ? not "
+           "ranked (a single run, or a floor below); ≥ a floor, not the server's limit; † client-bound in at "
+           "least one repetition."]
+    for (mode, _), group in groups.items():
+        names = [run_name(d) for d in group]
+        names = [n if names.count(n) == 1 else f"{n} ({d['run_id']})" for n, d in zip(names, group)]
+        out += ["", f"Mode {mode}{_churn_words(group[0])}:", "", "| sessions | ranking | no ok point |",
+                "| ---: | --- | --- |"]
+        for n in sorted({lv["concurrency"] for d in group for lv in d["levels"]}):
+            ranked, none = [], []
+            for name, d in zip(names, group):
+                level = _levels(d).get(n)
+                if level is None:
+                    continue
+                r = level_range(level, server_sampled(d))
+                if r is None:
+                    none.append(name)
+                else:
+                    ranked.append((name, r))
+            ranked.sort(key=lambda e: (-e[1]["median"], e[0]))
+            chain = ""
+            for i, (name, r) in enumerate(ranked):
+                if i:
+                    chain += f" {_RANK_SYMBOLS.get(verdict(r, ranked[i - 1][1]), '?')} "
+                chain += f"{name} {_fmt_copies(r)}"
+            out.append(f"| {n:,} | {chain or '—'} | {', '.join(none) or '—'} |")
+    return out
+
+
+def fanout_compare_table(a, b):
+    """The Markdown table comparing two sessions runs level by level: each fan-out saturation in copies/s
+    (median, min–max), B/A and B vs A by `verdict`; then the ranking notes, floors and each run's table."""
+    la, lb = _levels(a), _levels(b)
+    if churn_pct(a) != churn_pct(b):
+        note = [f"Different churn: A {churn_pct(a):g} %, B {churn_pct(b):g} % of sessions reconnecting per "
+                "second; B vs A is what the reconnect storm costs, not a server comparison.", ""]
+    else:
+        note = []
+    lines = [_runs_note(a, "A") + _churn_words(a), _runs_note(b, "B") + _churn_words(b), ""] + note + [
+        "| sessions | A fan-out copies/s median (min–max) | B fan-out copies/s median (min–max) | B/A | B vs A |",
+        "| ---: | ---: | ---: | ---: | --- |"]
+    for n in sorted(set(la) | set(lb)):
+        ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
+        cells = [("no ok point" if n in levels else "not run") if r is None else _fmt_copies(r)
+                 for r, levels in ((ra, la), (rb, lb))]
+        ratio = _ratio(ra, rb)
+        lines.append(f"| {n:,} | {cells[0]} | {cells[1]} | {'—' if ratio is None else f'{ratio:.2f}'} | {verdict(ra, rb)} |")
+    lines += ["", "Fan-out saturation: copies/s delivered with every copy's p99 under 200 ms (the sessions profile's "
+              "verdict). B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
     lines += _sessions_tables([a, b])
     return "\n".join(lines)
@@ -249,7 +362,17 @@ def default_base(docs):
 
 def matrix_table(docs, base=None):
     """Markdown: every run's median (min–max) per level, then each run's ratio to the baseline run
-    (base: a run name, file name or label part; None = default_base)."""
+    (base: a run name, file name or label part; None = default_base). Sessions runs are left to
+    fanout_ranking (printed after the throughput tables, or alone when every run is one)."""
+    sessions_docs = [d for _, d in docs if is_sessions_run(d)]
+    docs = [(p, d) for p, d in docs if not is_sessions_run(d)]
+    if not docs:
+        return "\n".join(fanout_ranking(sessions_docs) + _sessions_tables(sessions_docs))
+    tail = ([""] + fanout_ranking(sessions_docs) + _sessions_tables(sessions_docs)) if sessions_docs else []
+    return "\n".join([_throughput_matrix(docs, base)] + tail)
+
+
+def _throughput_matrix(docs, base):
     base_path, base_doc = pick_base(docs, base or default_base(docs))
     levels = sorted({lv["concurrency"] for _, d in docs for lv in d["levels"]})
     head = "| run | " + " | ".join(str(n) for n in levels) + " |"
@@ -320,15 +443,19 @@ def main(argv=None):
         return 2
     try:
         if len(argv) == 2:
-            paths = argv
-            table = compare_table(load_result(argv[0]), load_result(argv[1]))
+            docs = [(p, load_result(p)) for p in argv]
+            table = compare_table(docs[0][1], docs[1][1])
         else:
             paths = sorted(glob.glob(os.path.join(argv[0], "*.json")))
             paths = [p for p in paths if os.path.basename(p) != "schema.json"]
             if not paths:
                 raise ValueError(f"{argv[0]}: no result files (*.json)")
-            table = matrix_table([(p, load_result(p)) for p in paths], base)
-        print("\n".join(verdict_block(paths, level)))
+            docs = [(p, load_result(p)) for p in paths]
+            table = matrix_table(docs, base)
+        # The verdict sentences rank throughput; sessions runs are ranked by fan-out saturation in the table.
+        throughput = [p for p, d in docs if not is_sessions_run(d)]
+        if throughput:
+            print("\n".join(verdict_block(throughput, level)))
         print(table)
     except (ValueError, VerdictUnavailable) as exc:
         print(f"compare: {exc}", file=sys.stderr)
