@@ -13,8 +13,11 @@ are that figure's).
 
 A level is a sessions level when it carries any of the v4 level fields
 (results/schema.json: workers, agents, connect, idle, fanout_saturation).
+A churn run (v5 parameters.churn_pct) says so in its table's title and adds
+churn's figures per level (bench/churn_text.py), so it is never read as a plain run.
 """
 
+import churn_text
 from floors import level_floor_reasons
 
 SESSION_FIELDS = ("workers", "agents", "connect", "idle", "fanout_saturation")
@@ -124,6 +127,9 @@ def level_line(level, doc, sampled=True):
     if figure:
         parts.append("fan-out saturation " + figure
                      + (f" (a floor, not the server's limit: {'; '.join(reasons)})" if reasons else ""))
+    churn = churn_text.level_text(level)
+    if churn:
+        parts.append(churn)
     return "          " + "; ".join(parts)
 
 
@@ -132,10 +138,13 @@ def sessions_table(doc, sampled=True):
     levels = [lv for lv in doc["levels"] if is_sessions_level(lv)]
     if not levels:
         return []
-    out = [f"Sessions, {doc['label']} (fan-out verdict; mode {mode_text(doc)}):", "",
+    churned = bool(churn_text.title_note(doc))
+    out = [f"Sessions, {doc['label']} (fan-out verdict; mode {mode_text(doc)}{churn_text.title_note(doc)}):", "",
            "| clients | workers | agents | connect s | connects/s | opened | server per session (idle) "
-           "| server CPU idle % | fan-out saturation copies/s | all-copies p99 ms |",
-           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| server CPU idle % | fan-out saturation copies/s | all-copies p99 ms |"
+           + (churn_text.TABLE_HEADER if churned else ""),
+           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+           + (churn_text.TABLE_ALIGN if churned else "")]
     notes = []
     for level in levels:
         connect = level.get("connect") or {}
@@ -149,7 +158,8 @@ def sessions_table(doc, sampled=True):
         out.append(f"| {level['concurrency']:,} | {level.get('workers', 1)} | {level.get('agents', 1)} | "
                    f"{level['connect_s']:,.1f} | {'—' if achieved is None else f'{achieved:,.0f}'} | "
                    f"{level['connected']:,} | {_bytes(idle.get('server_bytes_per_session'))} | "
-                   f"{'—' if cpu is None else f'{cpu:.1f}'} | {figure} | {'—' if p99 is None else f'{p99:,.1f}'} |")
+                   f"{'—' if cpu is None else f'{cpu:.1f}'} | {figure} | {'—' if p99 is None else f'{p99:,.1f}'} |"
+                   + (churn_text.table_cells(level) if churned else ""))
         if reasons:
             notes.append(f"- ≥ at {level['concurrency']:,} clients is a floor: {'; '.join(reasons)}.")
     return out + ([""] + notes if notes else [])
