@@ -78,7 +78,8 @@ def test_churn_on_a_profile_that_times_only_own_copies_is_refused():
 
 
 @pytest.mark.parametrize("client_args, allowed", [
-    ("", False), ("--all-copies", True), ("--all-copies --no-all-copies", False), ("--no-all-copies --all-copies", True),
+    ("", False), ("--all-copies", True), ("--all-copies --no-all-copies", False),
+    ("--no-all-copies --all-copies", True),
 ])
 def test_client_args_can_choose_all_copies_and_the_last_choice_counts(client_args, allowed):
     config = _config("--churn", "5", f"--client-args={client_args}")
@@ -116,7 +117,7 @@ def test_a_result_says_its_churn_zero_when_absent(doc, pct):
 def test_bench_scaleout_refuses_a_bad_churn_in_one_line_too(capsys):
     import run_scaleout
     with pytest.raises(SystemExit) as exc:
-        run_scaleout.parse_args(shlex.split("--workers-list 1,2 --core-share 0.25 --server pypy-fast --profile sessions "
-                                            "--churn 80%"))
+        run_scaleout.parse_args(shlex.split("--workers-list 1,2 --core-share 0.25 --server pypy-fast "
+                                            "--profile sessions --churn 80%"))
     assert exc.value.code == 2
     assert capsys.readouterr().err.startswith("bench-scaleout: CHURN=80%: ")

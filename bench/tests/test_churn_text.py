@@ -119,7 +119,8 @@ def test_the_sessions_table_of_a_churn_run_names_the_churn_and_adds_its_columns(
                                "fast (coalesced); churn 5 % of the sessions a second: every-copy figures are the "
                                "other sessions'")
     header, align, row = lines[2], lines[3], lines[4]
-    assert header.endswith("| all-copies p99 ms | churn connects/s served (asked) | reconnect p99 ms | churn failures |")
+    assert header.endswith("| all-copies p99 ms | churn connects/s served (asked) | reconnect p99 ms "
+                           "| churn failures |")
     assert header.count("|") == align.count("|") == row.count("|")
     assert row.startswith("| 200 | 1 | 1 |")
     assert row.endswith("| 90.0 | 9.8 (10) | 42.5 | 4: timeout (3), handshake: HTTP 503 (1) |")
