@@ -1,7 +1,7 @@
 // Every chart the site publishes as an image (make charts): the summary's two
 // charts once per result set and algorithm group (images never mix sets or
-// algorithms; the default set's keep their plain names) and each run's
-// sent and received charts. One list for the renderer (tools/render-charts.js),
+// algorithms; the default set's keep their plain names), the Sessions page's
+// three charts, and each run's sent and received charts. One list for the renderer (tools/render-charts.js),
 // the export page (chart.html) and the links under the charts, so a link and
 // its file cannot drift apart. Pure (tested in node).
 (function (root, factory) {
@@ -13,6 +13,9 @@
   /** Where the images go, relative to the site's root. */
   const CHARTS_DIR = 'charts';
 
+  /** The Sessions page's charts (sessions-charts.js), in the page's order. */
+  const SESSIONS_CHARTS = ['memory', 'saturation', 'p99-at-5'];
+
   /** Run ids are free text: keep file names to letters, digits, dot, dash, underscore. */
   const fileSafe = (text) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
 
@@ -21,11 +24,12 @@
 
   /**
    * @param {{runs: object[], historic?: object[], sets?: object[], default_set?: string}} data the site data (data/runs.js)
-   * @returns {{id: string, kind: 'summary'|'run', chart: string, group?: string, set?: string|null, runId?: string,
+   * @returns {{id: string, kind: 'summary'|'sessions'|'run', chart: string, group?: string, set?: string|null, runId?: string,
    *            query: string, file: string}[]}
    *   set: the result set a summary chart draws (null for data without sets);
    *   the 2011 runs are drawn with the default set only
-   *   chart: 'saturation'|'rss' (summary) or 'sent'|'received' (run); query:
+   *   chart: 'saturation'|'rss' (summary), 'memory'|'saturation'|'p99-at-5'
+   *   (sessions: every sessions run, as sessions.html draws them) or 'sent'|'received' (run); query:
    *   chart.html's query string; file: the image path without extension
    *   (add .png or .svg), relative to the site root
    */
@@ -46,6 +50,16 @@
           out.push({ id, kind: 'summary', chart, group: group.key, set, query, file: `${CHARTS_DIR}/${id}` });
         }
       }
+    }
+    // The Sessions page's three charts, over every sessions run as the page draws them; a chart no run has anything for is left out.
+    const sessionsRuns = data.runs.filter(sessionsFigures.isSessionsRun);
+    for (const chart of SESSIONS_CHARTS) {
+      const drawn = sessionsRuns.some((run) => {
+        const s = sessionsFigures.chartSeries(run.result, chart);
+        return s.data.length > 0 || s.missing.length > 0;
+      });
+      if (!drawn) continue;
+      out.push({ id: `sessions-${chart}`, kind: 'sessions', chart, query: `chart=sessions-${chart}`, file: `${CHARTS_DIR}/sessions-${chart}` });
     }
     for (const run of allRuns) {
       for (const chart of ['sent', 'received']) {
@@ -84,5 +98,5 @@
     return p;
   }
 
-  return { CHARTS_DIR, chartList, imageLinks, fileSafe };
+  return { CHARTS_DIR, SESSIONS_CHARTS, chartList, imageLinks, fileSafe };
 });

@@ -62,3 +62,15 @@ test('sessions runs stay out of the summary charts\' images (their saturation is
   const beside = chartList({ ...data, runs: [...data.runs, ...sessions] });
   assert.deepEqual(beside.filter((c) => c.kind === 'summary'), chartList(data).filter((c) => c.kind === 'summary'));
 });
+
+test('the Sessions page\'s three charts become images over every sessions run; none without sessions runs', () => {
+  const SESSIONS = path.join(__dirname, '..', '..', 'test', 'fixtures', 'sessions');
+  const sessions = read(SESSIONS).map((result) => ({ run_id: result.run_id, result }));
+  const charts = chartList({ ...data, runs: [...data.runs, ...sessions] }).filter((c) => c.kind === 'sessions');
+  assert.deepEqual(charts.map((c) => c.id), ['sessions-memory', 'sessions-saturation', 'sessions-p99-at-5']);
+  for (const chart of charts) {
+    assert.equal(chart.file, `charts/${chart.id}`);
+    assert.equal(new URLSearchParams(chart.query).get('chart'), chart.id);
+  }
+  assert.deepEqual(chartList(data).filter((c) => c.kind === 'sessions'), []);
+});

@@ -1,5 +1,5 @@
 // Entry point of chart.html: draws one chart of the site, with the page's own
-// drawing code (summary-charts.js, latency-chart.js) and default view, into a
+// drawing code (summary-charts.js, sessions-charts.js, latency-chart.js) and default view, into a
 // fixed-size frame with a title, axis labels, legend and a footer naming the
 // machine and date, so the image keeps its identity when it travels alone.
 // Every canvas records itself as SVG (canvas-svg.js); tools/render-charts.js
@@ -8,7 +8,7 @@
   'use strict';
 
   const S = root.Sockbench;
-  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell, sessionsFigures } = S;
+  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell, sessionsFigures, sessionsCharts } = S;
 
   const TITLES = { saturation: 'Saturation throughput against concurrency', rss: 'Server memory (RSS) against concurrency' };
 
@@ -51,6 +51,29 @@
     return { title, subtitle, runs: groupRuns, draw };
   }
 
+  const SESSIONS_TITLES = {
+    memory: 'Server memory per idle session against sessions',
+    saturation: 'Fan-out saturation (every copy\'s p99 under 200 ms) against sessions',
+    'p99-at-5': `Every copy's p99 at ${sessionsFigures.FIXED_RATE} msgs/s against sessions`,
+  };
+  const SESSIONS_SUBTITLES = {
+    memory: 'Serving processes\' RSS at the end of each level\'s idle hold minus their RSS before the first level, per session connected (KB of 1,024 bytes).',
+    saturation: 'Highest rate at which 99 % of all copies arrived within 200 ms, in copies delivered per second; dashed, ✕: a floor, not the server\'s limit; ▽: no ok point.',
+    'p99-at-5': `All-copies p99 of the ramp point at ${sessionsFigures.FIXED_RATE} messages sent per second, the same offered load at every level; ▽: no point there.`,
+  };
+
+  // The Sessions page's chart: every sessions run, labelled and drawn as sessions.html does.
+  function sessionsChart(spec, data) {
+    const runs = data.runs.filter(sessionsFigures.isSessionsRun);
+    const withChurn = runs.some((run) => sessionsFigures.churnPct(run.result) > 0) ? '; churn runs are named so' : '';
+    const draw = () => sessionsCharts.drawSessionsChart(spec.chart, {
+      chart: document.getElementById('export-chart'),
+      legend: document.getElementById('export-legend'),
+      details: document.getElementById('export-details'),
+    }, { runs, labels: sessionsCharts.sessionsLabels(runs), isShown: () => true, onToggleRun: () => {} });
+    return { title: SESSIONS_TITLES[spec.chart], subtitle: `${SESSIONS_SUBTITLES[spec.chart]} One line per run, the mode beside each${withChurn}.`, runs, draw };
+  }
+
   function runChart(spec, data) {
     const run = siteData.runById(data, spec.runId);
     if (!run) throw new Error(`no run ${spec.runId} in this build`);
@@ -73,7 +96,8 @@
     const spec = chartFiles.chartList(data).find((c) => new URLSearchParams(c.query).toString() === query);
     if (!spec) throw new Error(`no chart "${query}" in this build`);
     S.canvasSvg.installCanvasRecorder(root);
-    const { title, subtitle, runs, draw } = spec.kind === 'summary' ? summaryChart(spec, data) : runChart(spec, data);
+    const build = { summary: summaryChart, sessions: sessionsChart, run: runChart }[spec.kind];
+    const { title, subtitle, runs, draw } = build(spec, data);
     document.getElementById('export-title').textContent = title;
     document.getElementById('export-subtitle').textContent = subtitle;
     document.getElementById('export-footer').textContent =

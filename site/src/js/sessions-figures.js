@@ -71,10 +71,24 @@
   function figureOver(level, read) {
     const values = repetitionsOf(level).map(read);
     const spread = spreadOf(values);
-    return { value: spread ? spread.median : read(level), spread, count: values.filter((v) => v != null).length };
+    const count = values.filter((v) => v != null).length;
+    return { value: spread ? spread.median : read(level), spread, count, absent: values.length - count, of: values.length };
   }
 
   const idleOf = (level) => level.idle || {};
+
+  /** The highest target rate a level's ramp reached (msgs/s); null without points. */
+  function highestRate(level) {
+    const rates = (level.points || []).map((p) => p.target_rate).filter((r) => r != null);
+    return rates.length ? Math.max(...rates) : null;
+  }
+
+  /** Why a level has no p99 at the fixed rate: most often its ramp saturated below it and stopped. */
+  function noPointAtFixedRateText(figure, formatRate) {
+    return figure.highestRate != null && figure.highestRate < FIXED_RATE
+      ? `ramp ended at ${formatRate(figure.highestRate)} msgs/s, below ${FIXED_RATE}`
+      : `no point at ${FIXED_RATE} msgs/s`;
+  }
   const kb = (bytes) => (bytes == null ? null : bytes / KB);
 
   /**
@@ -88,7 +102,10 @@
    *   that figure (floors.js, the rule the summary uses: the level's
    *   `saturation` is the fan-out one), p99AtFixedRate (figureOver of the
    *   all-copies p99 of pointAtRate, with `point`, the level's own point, and
-   *   `clientBound` when that point was), and endReason.
+   *   `clientBound` when that point was), endReason and highestRate (the
+   *   ramp's highest target rate, msgs/s). Each figureOver
+   *   also says in how many repetitions the figure was `absent` (no ok
+   *   point, no point at the fixed rate) `of` how many.
    */
   function levelFigures(result) {
     const sampled = floors.serverSampled(result);
@@ -119,6 +136,7 @@
           clientBound: Boolean(fixedPoint && fixedPoint.client_bound),
         },
         endReason: level.end_reason,
+        highestRate: highestRate(level),
       };
     });
   }
@@ -134,17 +152,20 @@
    * One run's series for a Sessions chart.
    * @param {object} result a sessions result
    * @param {'memory'|'saturation'|'p99-at-5'} chart
-   * @returns {{data: number[][], band: number[][], floors: number[][], flags: boolean[], figures: object[]}}
+   * @returns {{data: number[][], band: number[][], floors: number[][], flags: boolean[], figures: object[], missing: object[]}}
    *   data: [sessions, value] (the median where repeated); band: [sessions,
    *   max, min] where a level was repeated; floors: the points marked ✕ (a
    *   fan-out saturation that is a floor; a p99 at 5 msgs/s whose point was
    *   client-bound, so it timed the client); flags: per data point, whether it
-   *   is marked (its segments are dashed); figures: levelFigures behind data.
+   *   is marked (its segments are dashed); figures: levelFigures behind data;
+   *   missing: the levelFigures of levels that ran without a figure here (a
+   *   "no figure" marker on the charts of NO_FIGURE_MARKED; [] on the others).
    */
   function chartSeries(result, chart) {
     const pick = CHART_FIGURES[chart];
     if (!pick) throw new Error(`no Sessions chart ${chart}`);
-    const figures = levelFigures(result).filter((f) => pick(f).value != null);
+    const all = levelFigures(result);
+    const figures = all.filter((f) => pick(f).value != null);
     const marked = (f) => (chart === 'saturation' ? f.floorReasons.length > 0 : chart === 'p99-at-5' && f.p99AtFixedRate.clientBound);
     const data = figures.map((f) => [f.concurrency, pick(f).value]);
     return {
@@ -153,14 +174,41 @@
       floors: figures.filter(marked).map((f) => [f.concurrency, pick(f).value]),
       flags: figures.map(marked),
       figures,
+      missing: NO_FIGURE_MARKED.includes(chart) ? all.filter((f) => pick(f).value == null) : [],
     };
   }
+
+  /**
+   * The charts where a level that ran but has no figure gets a "no figure"
+   * marker: a fan-out saturation of null means not even the first rate kept
+   * every copy's p99 under 200 ms (a result, not a gap), and a level with no
+   * point at 5 msgs/s saturated below it. Memory that was not recorded is
+   * only missing, so it is left out.
+   */
+  const NO_FIGURE_MARKED = ['saturation', 'p99-at-5'];
+
+  /** A run's churn, percent of each level's sessions cycling per second (parameters.churn_pct, v5); 0 without. */
+  function churnPct(result) {
+    const pct = ((result && result.parameters) || {}).churn_pct;
+    return typeof pct === 'number' && pct > 0 ? pct : 0;
+  }
+
+  /** " · churn 5 %" for a churn run's label, "" for a plain one: the two are never one line. */
+  const churnText = (result) => (churnPct(result) > 0 ? ` · churn ${Number(churnPct(result).toPrecision(3))} %` : '');
 
   /** "median of 3, range a–b" or "single run", the summary's words, for a figureOver. */
   function spreadText(figure, formatValue) {
     return figure.spread
       ? `median of ${figure.count}, range ${formatValue(figure.spread.min)}–${formatValue(figure.spread.max)}`
       : 'single run';
+  }
+
+  /**
+   * "no ok point in 1 of 3 repetitions" when some repetitions of a level had
+   * no figure (`what` names the absence); null when none or a single run.
+   */
+  function absentText(figure, what) {
+    return figure.of > 1 && figure.absent > 0 ? `${what} in ${figure.absent} of ${figure.of} repetitions` : null;
   }
 
   /** "1 worker, 1 agent" / "3 workers, 3 agents": the processes that held a level. */
@@ -177,7 +225,7 @@
   }
 
   return {
-    FIXED_RATE, RATE_TOLERANCE, KB, isSessionsResult, isSessionsRun, pointAtRate, spreadOf, levelFigures, chartSeries,
-    spreadText, processesText, failuresText,
+    FIXED_RATE, RATE_TOLERANCE, KB, NO_FIGURE_MARKED, isSessionsResult, isSessionsRun, pointAtRate, spreadOf, levelFigures, chartSeries,
+    spreadText, absentText, noPointAtFixedRateText, processesText, failuresText, churnPct, churnText,
   };
 });

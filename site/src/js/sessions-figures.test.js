@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const {
   FIXED_RATE, isSessionsResult, pointAtRate, spreadOf, levelFigures, chartSeries, spreadText, processesText, failuresText,
+  absentText, noPointAtFixedRateText, churnPct, churnText,
 } = require('./sessions-figures');
 const floors = require('./floors');
 
@@ -120,7 +121,7 @@ test('spread: min, lower-middle median and max over the repetitions; the line is
   const runs = [repetition(2048, 30), repetition(4096, 10), repetition(1024, 20)];
   const level = { concurrency: 1000, repetitions: 3, ...runs[1], runs, end_reason: 'saturated' };
   const [figure] = levelFigures({ server: { pid: 1 }, levels: [level] });
-  assert.deepEqual(figure.serverKbPerSession, { value: 2, spread: { min: 1, median: 2, max: 4 }, count: 3 });
+  assert.deepEqual(figure.serverKbPerSession, { value: 2, spread: { min: 1, median: 2, max: 4 }, count: 3, absent: 0, of: 3 });
   assert.deepEqual(chartSeries({ server: { pid: 1 }, levels: [level] }, 'memory').band, [[1000, 4, 1]]);
   assert.equal(figure.p99AtFixedRate.value, 20);
   assert.equal(spreadText(figure.p99AtFixedRate, String), 'median of 3, range 10–30');
@@ -144,4 +145,52 @@ test('processes and connect failures read as the page prints them', () => {
       assert.equal(f.agents, level.agents);
     }
   }
+});
+
+test('a level that ran without a fan-out saturation or a 5 msgs/s point is listed as missing on those charts, never on memory', () => {
+  let seen = 0;
+  for (const result of sessionsRuns) {
+    for (const chart of ['saturation', 'p99-at-5']) {
+      const series = chartSeries(result, chart);
+      const plotted = new Set(series.data.map(([n]) => n));
+      // Every level is either plotted or missing: none vanishes.
+      assert.deepEqual([...plotted, ...series.missing.map((f) => f.concurrency)].sort((a, b) => a - b),
+        result.levels.map((l) => l.concurrency).sort((a, b) => a - b), `${result.run_id} ${chart}`);
+      seen += series.missing.length;
+    }
+    for (const level of result.levels.filter((l) => l.fanout_saturation === null)) {
+      assert.ok(chartSeries(result, 'saturation').missing.some((f) => f.concurrency === level.concurrency));
+    }
+    assert.deepEqual(chartSeries(result, 'memory').missing, []);
+  }
+  assert.ok(seen > 0, 'the fixtures hold a level with no ok point (19,000 sessions)');
+  const pypy = sessionsRuns.find((r) => r.levels.some((l) => l.concurrency === 19000 && l.fanout_saturation === null));
+  const f = levelFigures(pypy).find((g) => g.concurrency === 19000);
+  assert.equal(noPointAtFixedRateText(f, String), `ramp ended at ${f.highestRate} msgs/s, below 5`);
+});
+
+test('repetitions without a figure are counted: "no ok point in 1 of 3 repetitions"; a single run says nothing', () => {
+  // Minimal shape of a level as bench/merge.py writes it, one repetition with no ok point.
+  const repetition = (copies) => ({ fanout_saturation: copies == null ? null : { copies_per_s: copies, target_rate: 5, p99_ms: 100 },
+    saturation: null, points: [], end_reason: 'saturated' });
+  const runs = [repetition(null), repetition(300), repetition(200)];
+  const level = { concurrency: 5000, repetitions: 3, ...runs[2], runs };
+  const [figure] = levelFigures({ server: { pid: 1 }, levels: [level] });
+  assert.deepEqual(figure.saturation.spread, { min: 200, median: 200, max: 300 });
+  assert.equal(figure.saturation.absent, 1);
+  assert.equal(absentText(figure.saturation, 'no ok point'), 'no ok point in 1 of 3 repetitions');
+  const single = levelFigures({ server: { pid: 1 }, levels: [{ concurrency: 5000, ...repetition(null) }] })[0];
+  assert.equal(absentText(single.saturation, 'no ok point'), null);
+});
+
+test('a churn run is told by parameters.churn_pct > 0 and named " · churn 5 %"; a plain run is not', () => {
+  for (const result of sessionsRuns) {
+    assert.equal(churnPct(result), 0);
+    assert.equal(churnText(result), '');
+  }
+  const churned = { ...sessionsRuns[0], parameters: { ...sessionsRuns[0].parameters, churn_pct: 5 } };
+  assert.equal(churnPct(churned), 5);
+  assert.equal(churnText(churned), ' · churn 5 %');
+  assert.equal(churnText({ parameters: { churn_pct: 0 } }), '');
+  assert.equal(churnText({ parameters: { churn_pct: 2.5 } }), ' · churn 2.5 %');
 });

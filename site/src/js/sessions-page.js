@@ -6,7 +6,7 @@
 (function (root) {
   'use strict';
 
-  const { siteData, sessionsFigures, sessionsCharts, sessionsTable, summaryFigures, pageShell, algorithm, format } = root.Sockbench;
+  const { siteData, sessionsFigures, sessionsCharts, sessionsTable, pageShell, algorithm, format, chartFiles } = root.Sockbench;
 
   const KINDS = ['memory', 'saturation', 'p99-at-5'];
 
@@ -19,8 +19,8 @@
       document.getElementById('sessions').hidden = true;
       return;
     }
-    // Server, runtime and mode in every label: fast and naive runs must never be read as like for like.
-    const labels = summaryFigures.distinctLabels(runs).map((label, i) => `${label} [${algorithm.modeText(runs[i])}]`);
+    // Server, runtime and mode in every label (fast and naive runs must never be read as like for like), and churn where there was.
+    const labels = sessionsCharts.sessionsLabels(runs);
     const sets = new Set(runs.map((run) => run.set).filter(Boolean));
     document.getElementById('sessions-count').textContent =
       `${runs.length} sessions run(s)${sets.size > 1 ? ` from the result sets ${[...sets].join(', ')}` : ''}.`;
@@ -49,6 +49,12 @@
       }
     };
     render();
+    // Under each chart, its published image (make charts): the same runs, drawn by the same code.
+    for (const kind of KINDS) {
+      const images = chartFiles.chartList(data).filter((c) => c.kind === 'sessions' && c.chart === kind);
+      const links = chartFiles.imageLinks(document, data, images);
+      if (links) document.getElementById(`legend-${kind}`).after(links);
+    }
     const tables = document.getElementById('sessions-tables');
     runs.forEach((run, i) => sessionsTable.renderSessionsTable(tables, run, labels[i]));
   }

@@ -51,15 +51,6 @@
     return point && point.completion_ms ? point.completion_ms.p99 : null;
   }
 
-  /** Why a level has no p99 at the fixed rate: most often its ramp saturated below it and stopped. */
-  function noPointText(level) {
-    const rates = level.points.map((p) => p.target_rate).filter((r) => r != null);
-    const highest = rates.length ? Math.max(...rates) : null;
-    return highest != null && highest < sessionsFigures.FIXED_RATE
-      ? `ramp ended at ${format.rate(highest)} msgs/s, below ${sessionsFigures.FIXED_RATE}`
-      : `no point at ${sessionsFigures.FIXED_RATE} msgs/s`;
-  }
-
   function levelRow(result, f, mode) {
     const level = result.levels.find((l) => l.concurrency === f.concurrency);
     const row = document.createElement('tr');
@@ -80,20 +71,23 @@
 
     const floor = f.floorReasons.length > 0;
     const sat = cell(row, floor ? 'num saturation floor' : 'num saturation');
+    const absent = sessionsFigures.absentText(f.saturation, 'no ok point');
     if (f.saturation.value == null) {
-      fill(sat, 'none ok');
+      fill(sat, 'none ok', absent);
     } else {
       const record = f.saturation.record || {};
       fill(sat, `${floor ? floors.FLOOR_PREFIX : ''}${format.rate(f.saturation.value)} copies/s (${mode})`,
         `p99 ${format.ms(record.p99_ms)} · completion p99 ${format.ms(completionP99(level))}`,
         sessionsFigures.spreadText(f.saturation, format.rate),
+        absent,
         floor ? { className: 'floor-note', textContent: floors.describeFloor(f.floorReasons) } : null,
         f.limitNotes.length ? { className: 'limit-note', textContent: f.limitNotes.join(', ') } : null);
     }
     const p99 = f.p99AtFixedRate;
     fill(cell(row, p99.clientBound ? 'num p99-at-5 attention' : 'num p99-at-5'),
       p99.value == null ? '—' : `${format.ms(p99.value)} (${mode})`,
-      p99.value == null ? noPointText(level) : sessionsFigures.spreadText(p99, format.ms),
+      p99.value == null ? sessionsFigures.noPointAtFixedRateText(f, format.rate) : sessionsFigures.spreadText(p99, format.ms),
+      sessionsFigures.absentText(p99, `no point at ${sessionsFigures.FIXED_RATE} msgs/s`),
       p99.clientBound ? `client-bound point (${p99.point.client_bound_reasons.join(', ')})` : null);
     fill(cell(row), f.endReason);
     return row;
@@ -117,7 +111,10 @@
       className: 'hint',
       textContent: `${format.utcMinute(result.started_at)} · ${result.machine.cpu_model}, host ${result.machine.hostname} · ` +
         `idle hold ${result.parameters.idle_hold_s ?? 0} s · connect ${result.parameters.connect_rate_per_s ? `paced ${result.parameters.connect_rate_per_s}/s` : 'unpaced'} · ` +
-        `verdict ${result.parameters.verdict || 'own_mean'}. `,
+        `verdict ${result.parameters.verdict || 'own_mean'}` +
+        (sessionsFigures.churnPct(result) > 0
+          ? ` · churn ${format.trim(sessionsFigures.churnPct(result), 3)} % of each level's sessions closing and reconnecting every second during the broadcast (the figures are the other sessions')`
+          : '') + '. ',
     });
     meta.appendChild(Object.assign(document.createElement('a'), { href: run.raw_href, textContent: 'raw JSON' }));
     const scroll = Object.assign(document.createElement('div'), { className: 'table-scroll' });

@@ -9,7 +9,7 @@
   'use strict';
 
   const $ = root.jQuery;
-  const { format, summaryFigures, seriesLegend, axisScale, palette, series, historic, floors } = root.Sockbench;
+  const { format, summaryFigures, seriesLegend, axisScale, palette, historic, floors, figureSeries } = root.Sockbench;
 
   const MIB = 1024 * 1024;
 
@@ -76,40 +76,14 @@
   }
 
   function flotSeriesOf(kind, e) {
-    const out = [];
     const s = e.series;
-    if (s.band.length) {
-      out.push({
-        data: s.band, color: e.color, sockbenchRole: 'band', hoverable: false, sockbenchRun: e.run.run_id,
-        lines: { show: true, lineWidth: 0, fill: true, fillColor: palette.withAlpha(e.color, 0.2) },
-        points: { show: false },
-      });
-    }
-    const parts = series.splitSegments(s.data, s.flags);
-    // 2011 lines are thinner: published data from another machine, drawn behind today's.
-    const lineWidth = e.historic ? 1.25 : 2;
-    if (parts.solid.length) {
-      out.push({ data: parts.solid, color: e.color, sockbenchRole: 'line', hoverable: false, sockbenchRun: e.run.run_id,
-        lines: { show: true, lineWidth }, points: { show: false } });
-    }
-    if (parts.dashed.length) {
-      out.push({ data: parts.dashed, color: e.color, sockbenchRole: 'floor', hoverable: false, sockbenchRun: e.run.run_id,
-        lines: { show: true, lineWidth: 2, dashes: palette.CLIENT_BOUND_DASHES }, points: { show: false } });
-    }
     // Hollow RSS-at-start markers go under the peak's filled ones (they often coincide).
-    if (kind === 'rss' && s.atStart.length) {
-      out.push({ data: s.atStart, color: e.color, sockbenchRole: 'rss-at-start', sockbenchRun: e.run.run_id,
-        lines: { show: false }, points: { show: true, symbol: e.marker, radius: 3, lineWidth: 1.2, fillColor: '#ffffff' } });
-    }
-    // 2011's published points are drawn hollow: a different machine and method.
-    out.push({ data: s.data, color: e.color, sockbenchRole: 'points', sockbenchRun: e.run.run_id,
-      lines: { show: false },
-      points: { show: true, symbol: e.marker, radius: 3.5, lineWidth: 1.5, fillColor: e.historic ? '#ffffff' : e.color } });
-    if (s.floors.length) {
-      out.push({ data: s.floors, color: palette.CLIENT_BOUND_MARK, sockbenchRole: 'floor-mark', sockbenchRun: e.run.run_id,
-        lines: { show: false }, points: { show: true, symbol: 'cross', radius: 7, lineWidth: 2 } });
-    }
-    return out;
+    const beforePoints = kind === 'rss' && s.atStart.length
+      ? [{ data: s.atStart, color: e.color, sockbenchRole: 'rss-at-start', sockbenchRun: e.run.run_id,
+        lines: { show: false }, points: { show: true, symbol: e.marker, radius: 3, lineWidth: 1.2, fillColor: '#ffffff' } }]
+      : [];
+    // 2011 lines are thinner and its published points hollow: data from another machine and method, drawn behind today's.
+    return figureSeries.figureSeries(e, { lineWidth: e.historic ? 1.25 : 2, pointFill: e.historic ? '#ffffff' : e.color, beforePoints });
   }
 
   function yAxisOptions(kind, values, scale) {
@@ -188,9 +162,8 @@
         ? `dashed, ✕: the figure is a floor, not the server's limit (${floorCount}): ${FLOOR_KINDS}; hover for which`
         : `no selected saturation figure is a floor (it would be dashed, ✕: ${FLOOR_KINDS})`));
       const repeated = shown.filter((e) => e.series.band.length > 0).length;
-      extraRows.push(seriesLegend.legendKeyRow('marker-band', repeated > 0
-        ? `band: min–max across repetitions, line: their median (${repeated} of ${shown.length} shown runs repeated; the rest are single runs)`
-        : 'every shown run is a single run: no spread measured, so treat differences under ±30 % as noise'));
+      extraRows.push(seriesLegend.legendKeyRow('marker-band',
+        figureSeries.spreadKeyText(repeated, shown.length, 'so treat differences under ±30 % as noise')));
       if (shown.some((e) => e.historic)) extraRows.push(seriesLegend.legendKeyRow('marker-hollow', '2011 published data: hollow markers'));
     } else {
       extraRows.push(seriesLegend.legendKeyRow('marker-hollow', 'hollow: RSS at the level\'s first point; filled, on the line: peak during the level'));
