@@ -77,7 +77,7 @@ SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
 HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "  bench-* PROFILE=sessions   1,000 ... 100,000 sessions: connect, idle memory per session, every copy's latency; levels above 19,000 on ceil(N/19000) workers and agents (docs/sessions.md)" \
-              "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md#churn)" \
+              "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md, Churn)" \
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
@@ -90,7 +90,7 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make install-server SERVER=name   install one registry entry (make bench and make serve do it themselves)" \
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
-              "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline" \
+              "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline; sessions runs ranked by fan-out saturation per level" \
               "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons, each figure's share of the folder's limit server"
 
 # After a run: rebuild the page and say where everything is.
