@@ -28,3 +28,20 @@ def test_the_github_workflow_runs_ci_run_and_not_its_own_make_test():
     assert ".ci/run" in runs
     assert not any(re.search(r"\bmake\b", run) for run in runs), runs
     assert re.search(r"^\s*image:\s*debian:12\s*$", workflow, re.M), "make installs Debian packages as root"
+
+
+def test_make_help_exits_0_and_prints_every_help_line_whole():
+    """`make help` is the list a newcomer reads first; a '#' inside a HELP_LINES string starts a
+    make comment, cuts the line and leaves an unclosed quote that breaks the whole listing."""
+    import glob
+    import subprocess
+
+    out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    for mk in glob.glob(os.path.join(ROOT, "**", "make.mk"), recursive=True):
+        if "node_modules" in mk or os.sep + "." in mk[len(ROOT):]:
+            continue
+        text = open(mk, encoding="utf-8").read()
+        for block in re.findall(r"^HELP_LINES\s*\+=((?:.*\\\n)*.*)$", text, re.M):
+            for line in re.findall(r'"((?:[^"\\]|\\.)*)"', block):
+                assert line in out.stdout, f"{os.path.relpath(mk, ROOT)}: help line missing or cut: {line[:60]}"
