@@ -65,9 +65,12 @@ final class FleetOptions {
     /**
      * Connects to the bus and waits for the agents; the connection settings go to every agent.
      *
+     * @param churnPct percent of each level's sessions that churn ({@code --churn}), 0 = none
+     *
      * @throws AgentsMissingException fewer agents than --agents registered in time
      */
-    FleetLoadEngine start(Target target, String busRunId, ConnectionOptions connection, boolean validate, PrintStream log)
+    FleetLoadEngine start(Target target, String busRunId, ConnectionOptions connection, boolean validate, double churnPct,
+                          PrintStream log)
             throws AgentsMissingException, InterruptedException {
         RedisBus redis = RedisBus.connect(bus);
         Map<String, String> assign = new LinkedHashMap<>();
@@ -78,6 +81,8 @@ final class FleetOptions {
         assign.put("connect_concurrency", Integer.toString(Math.max(1, connection.connectConcurrency / agents)));
         assign.put("read_coalesce_ns", Long.toString(connection.readCoalesceNs()));
         assign.put("validate", Boolean.toString(validate));
+        // Each agent churns its own pool members, picked from the global client ids by the same rule.
+        assign.put("churn_pct", Double.toString(churnPct));
         log.printf("sockbench: coordinator of run %s waiting for %d agent(s) on %s%n", busRunId, agents, bus);
         try {
             return FleetLoadEngine.start(redis, busRunId, agents, (long) (agentJoinTimeoutS * 1e9), assign, log);

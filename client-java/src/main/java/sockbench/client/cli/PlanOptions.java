@@ -53,6 +53,15 @@ final class PlanOptions {
                     + "choice makes the profile 'custom'. Default: the profile's (on for sessions, else off).")
     Boolean allCopies;
 
+    @Option(names = "--churn", paramLabel = "PCT",
+            description = "Reconnect storm: this percent of each level's sessions (client ids i with i %% k == k - 1, "
+                    + "k = max(2, round(100 / PCT))) closes cleanly and opens a new SockJS session once a second, spread "
+                    + "evenly over the second, from the level's first point until its ramp ends. Pool sessions never send "
+                    + "and their copies are not counted: the points measure the other sessions. Percent, 0 < PCT <= 50; "
+                    + "needs the all-copies verdict (--profile sessions or --all-copies). Keeps the profile's name. "
+                    + "Default: 0 (no churn).")
+    Double churnPct;
+
     /** True when --max-rate was given: it then caps every level, a client ceiling or not (sweep/LevelCap). */
     boolean maxRateGiven() {
         return maxRate != null;
@@ -107,6 +116,12 @@ final class PlanOptions {
         }
         if (allCopies != null) {
             b.allCopies(allCopies);
+        }
+        if (churnPct != null) {
+            Usage.require(spec, churnPct >= 0 && churnPct <= SweepPlan.MAX_CHURN_PCT,
+                    "--churn must be 0 < PCT <= " + SweepPlan.MAX_CHURN_PCT + " (percent of each level's sessions "
+                            + "per second), got " + churnPct);
+            b.churnPct(churnPct);
         }
         return Usage.parse(spec, null, b::build);
     }

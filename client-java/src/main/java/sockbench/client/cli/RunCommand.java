@@ -14,6 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
@@ -49,7 +50,7 @@ import sockbench.client.sweep.SweepSettings;
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
-                + "until the server saturates; writes a sockbench.result/4 JSON file (see results/README.md). "
+                + "until the server saturates; writes a sockbench.result/5 JSON file (see results/README.md). "
                 + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 
@@ -131,6 +132,13 @@ public final class RunCommand implements Callable<Integer> {
         Target target = Usage.parse(spec, "--url", () -> new Target(url, tr));
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
+        if (sweepPlan.churnPct() > 0 && !sweepPlan.allCopies()) {
+            // Churn is judged by what it does to the other sessions' copies: the own-copy verdict
+            // would not see it. One line, as the runner's refusal is.
+            spec.commandLine().getErr().println("--churn needs the all-copies verdict (PROFILE=sessions or --all-copies)");
+            spec.commandLine().getErr().flush();
+            return 2;
+        }
         Map<Integer, Double> ceilings = search.clientCeilings(spec, sweepPlan);
         Map<Integer, Double> startRates = search.levelStartRates(spec, sweepPlan, !ceilings.isEmpty() && !plan.maxRateGiven());
         Thresholds limits = thresholds.thresholds(spec);
@@ -175,10 +183,11 @@ public final class RunCommand implements Callable<Integer> {
         LoadEngine loadEngine;
         try {
             loadEngine = fleet.coordinating()
-                    ? fleet.start(target, fleet.busRunId(runId), connection, validate, System.err)
+                    ? fleet.start(target, fleet.busRunId(runId), connection, validate, sweepPlan.churnPct(), System.err)
                     : LocalLoadEngine.forThisProcess(Engine.builder(target).ioThreads(threads)
                             .connectTimeoutNs(connection.connectTimeoutNs()).connectConcurrency(connection.connectConcurrency)
-                            .readCoalesceNs(connection.readCoalesceNs()).validate(validate).sourceAddresses(sources).start());
+                            .readCoalesceNs(connection.readCoalesceNs()).validate(validate).sourceAddresses(sources)
+                            .churnPool(ChurnPool.of(sweepPlan.churnPct())).start());
         } catch (BusException e) {
             System.err.println("sockbench: " + e.getMessage());
             return 1;

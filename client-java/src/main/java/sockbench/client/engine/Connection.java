@@ -62,6 +62,21 @@ final class Connection implements JavaWebSocketFence.Events {
     boolean closingByUs;
     /** True while queued in the loop's flush list. */
     boolean flushQueued;
+    /**
+     * In the level's churn pool ({@link ChurnPool}): never sends, its copies are not counted, and
+     * its close while churn runs is a cycle, not a lost connection.
+     */
+    boolean churnPool;
+    /** Opened by the churn's cycle (a reconnect), not by the level's opening: its open or failure is the churn's. */
+    boolean churnReconnect;
+    /** Index of this session's member in its loop's {@link ChurnCycle}; -1 when not a member. */
+    int churnMember = -1;
+    /**
+     * Our close frame is out and the socket stays open until the server closes the TCP connection
+     * (or the churn's deadline drops it): the side that closes first keeps the TIME_WAIT, and a
+     * reconnect storm must not leave thousands of them on the client's ephemeral ports.
+     */
+    private boolean awaitingServerClose;
     /** Highest (epoch, seq) of own copies seen, for the ordering check. */
     long lastOwnEpoch = -1;
     long lastOwnSeq = -1;
@@ -226,8 +241,8 @@ final class Connection implements JavaWebSocketFence.Events {
 
     /** The server's websocket close frame. */
     void closeFrameReceived(int code, String reason) {
-        if (state == State.CLOSED) {
-            return;
+        if (state == State.CLOSED || awaitingServerClose) {
+            return; // awaiting: the server answered our close; its FIN follows
         }
         // Answer the close (RFC 6455 §5.5.1) before dropping the socket; the server may be gone already.
         try {
@@ -246,6 +261,9 @@ final class Connection implements JavaWebSocketFence.Events {
 
     /** A SockJS {@code c[code,"reason"]} frame: the server ended the session. */
     void sessionClosed(int code, String reason) {
+        if (awaitingServerClose) {
+            return; // the session is ending at our request; the server's FIN ends the socket
+        }
         lost("SockJS close frame c[" + code + ",\"" + reason + "\"]");
     }
 
@@ -292,7 +310,7 @@ final class Connection implements JavaWebSocketFence.Events {
             if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
                 key.interestOps(SelectionKey.OP_READ);
             }
-            if (ws.closeAfterFlush()) {
+            if (ws.closeAfterFlush() && !awaitingServerClose) {
                 ws.closeConnection(); // our close frame is out: now close the socket
             }
         } catch (IOException e) {
@@ -314,6 +332,26 @@ final class Connection implements JavaWebSocketFence.Events {
             ws.closeNormally("done");
         } else {
             hardClose();
+        }
+    }
+
+    /**
+     * Closes cleanly and lets the server close first (a churn cycle): our close frame (code 1000)
+     * goes out, the socket stays open until the server's FIN ({@link #readAndAccount} then reports
+     * the close) or until the caller drops it with {@link #hardClose}. A connection that is not
+     * open is dropped at once.
+     */
+    void closeAwaitingServer() {
+        closingByUs = true;
+        if (state != State.OPEN || ws == null) {
+            hardClose();
+            return;
+        }
+        awaitingServerClose = true;
+        try {
+            ws.closeNormally("churn");
+        } catch (RuntimeException e) {
+            lost("close: " + e);
         }
     }
 

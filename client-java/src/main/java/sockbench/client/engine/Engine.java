@@ -39,8 +39,8 @@ public final class Engine implements AutoCloseable {
         }
         int perLoop = Math.max(1, b.connectConcurrency / b.ioThreads);
         for (int i = 0; i < b.ioThreads; i++) {
-            loops.add(new IoLoop(i, b.target, originNs, b.connectTimeoutNs, perLoop, b.readCoalesceNs, b.validate,
-                    b.sourceAddresses));
+            loops.add(new IoLoop(i, b.ioThreads, b.target, originNs, b.connectTimeoutNs, perLoop, b.readCoalesceNs,
+                    b.validate, b.sourceAddresses, b.churnPool));
         }
         loops.forEach(IoLoop::start);
     }
@@ -58,6 +58,7 @@ public final class Engine implements AutoCloseable {
         private long readCoalesceNs = DEFAULT_READ_COALESCE_NS;
         private boolean validate;
         private List<InetAddress> sourceAddresses = List.of();
+        private ChurnPool churnPool = ChurnPool.NONE;
 
         private Builder(Target target) {
             this.target = target;
@@ -110,6 +111,15 @@ public final class Engine implements AutoCloseable {
          */
         public Builder sourceAddresses(List<InetAddress> addresses) {
             this.sourceAddresses = List.copyOf(addresses);
+            return this;
+        }
+
+        /**
+         * The sessions that cycle (close, reconnect) once a second from a level's first point until it
+         * closes, and that never send nor count ({@link ChurnPool}); default {@link ChurnPool#NONE}.
+         */
+        public Builder churnPool(ChurnPool pool) {
+            this.churnPool = pool;
             return this;
         }
 
@@ -185,8 +195,10 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Starts a point over the connections open now: they get slots 0..open-1 in client-id order
-     * (so phases interleave across threads), and every thread follows the schedule from now on.
+     * Starts a point over the connections open now (the churn pool's excepted: they never send):
+     * they get slots 0..open-1 in client-id order (so phases interleave across threads), and every
+     * thread follows the schedule from now on. The first point of a level with a churn pool also
+     * starts its churn.
      *
      * @param scheduleForClients builds the schedule given the number of open connections
      * @return the schedule started
@@ -258,7 +270,22 @@ public final class Engine implements AutoCloseable {
         return n;
     }
 
-    /** Closes the level's connections: a polite close frame, then after {@code graceMs} a hard close. */
+    /**
+     * Connections of the level still open that take part in points: all of them without churn, the
+     * steady ones (churn pool excluded) with it.
+     */
+    public int steadyOpenConnections() {
+        int n = 0;
+        for (Integer c : runOnAll(IoLoop::steadyOpenCount)) {
+            n += c;
+        }
+        return n;
+    }
+
+    /**
+     * Closes the level's connections (the churn stops first): a polite close frame, then after
+     * {@code graceMs} a hard close.
+     */
     public void closeAll(long graceMs) throws InterruptedException {
         runOnAll(loop -> {
             loop.closeAll(false);

@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Everything a loop owns is touched only by its thread; the controller talks to it by
  * {@link #submit submitting tasks}.
  */
-final class IoLoop implements Runnable, ConnectionEvents {
+final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     /**
      * Read buffer size: large, so one read drains many frames. Measured with the firehose (client
@@ -58,6 +58,11 @@ final class IoLoop implements Runnable, ConnectionEvents {
     private final List<Connection> opening = new ArrayList<>();
     private final ReceiveAccounting receive;
     private final SendCursor sender;
+    /** Which sessions churn ({@link ChurnPool#NONE}: none), and this loop's cycling of them. */
+    private final ChurnPool churnPool;
+    private final ChurnCycle churn;
+    /** The engine's I/O threads, which offset their churn cycles against each other. */
+    private final int loopCount;
     private volatile boolean running = true;
     private final Thread thread;
 
@@ -80,10 +85,15 @@ final class IoLoop implements Runnable, ConnectionEvents {
 
     /**
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
+     * @param loopCount the engine's I/O threads (this one's churn cycles are offset against theirs)
+     * @param churnPool the sessions that churn during points ({@link ChurnPool#NONE}: none)
      */
-    IoLoop(int index, Target target, long originNs, long connectTimeoutNs, int maxInFlight, long readCoalesceNs,
-           boolean validate, List<java.net.InetAddress> sourceAddresses) throws IOException {
+    IoLoop(int index, int loopCount, Target target, long originNs, long connectTimeoutNs, int maxInFlight,
+           long readCoalesceNs, boolean validate, List<java.net.InetAddress> sourceAddresses, ChurnPool churnPool)
+            throws IOException {
         this.index = index;
+        this.loopCount = loopCount;
+        this.churnPool = churnPool;
         this.sourceAddresses = List.copyOf(sourceAddresses);
         this.readCoalesceNs = readCoalesceNs;
         this.target = target;
@@ -92,6 +102,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
         this.validate = validate;
         this.receive = new ReceiveAccounting(originNs);
         this.sender = new SendCursor(originNs);
+        this.churn = new ChurnCycle(this, receive);
         this.selector = Selector.open();
         this.thread = new Thread(this, "sockbench-io-" + index);
         this.thread.setDaemon(true);
@@ -128,6 +139,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
      * from {@code firstAtNs} on (the engine staggers the loops so the level's connects are even).
      */
     void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
+        churn.stop();
         connectIntervalNs = Math.max(0, intervalNs);
         nextConnectNs = firstAtNs;
         progress = p;
@@ -137,16 +149,17 @@ final class IoLoop implements Runnable, ConnectionEvents {
         inFlight = 0;
         for (int id : clientIds) {
             Connection c = new Connection(this, target.transport(), id, validate);
+            c.churnPool = churnPool.contains(id);
             ring.add(c);
             toConnect.add(c);
         }
     }
 
-    /** Client ids of this loop's open connections, ascending. */
+    /** Client ids of this loop's open connections that take part in points (churn pool excluded), ascending. */
     List<Integer> openClientIds() {
         List<Integer> ids = new ArrayList<>();
         for (Connection c : ring) {
-            if (c.isOpen()) {
+            if (c.isOpen() && !c.churnPool) {
                 ids.add(c.clientId);
             }
         }
@@ -157,6 +170,10 @@ final class IoLoop implements Runnable, ConnectionEvents {
     void startSchedule(PointSchedule s, List<Integer> ids, int[] slots) {
         receive.start(s);
         sender.start(s, ring, ids, slots);
+        if (churnPool.active() && !churn.running()) {
+            // The churn starts with the level's first point and runs until the level closes.
+            churn.start(ring, System.nanoTime(), index, loopCount);
+        }
     }
 
     PointCounters snapshot(boolean withHistograms) {
@@ -173,6 +190,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
 
     /** Closes every connection of the level: politely (close frame) or, with {@code force}, at once. */
     void closeAll(boolean force) {
+        churn.stop(); // the pool's sessions close with the rest
         toConnect.clear();
         for (Connection c : ring) {
             c.close(force);
@@ -205,13 +223,67 @@ final class IoLoop implements Runnable, ConnectionEvents {
         return n;
     }
 
+    /** As {@link #openCount()} without the churn pool: the sessions a point's figures are about. */
+    int steadyOpenCount() {
+        int n = 0;
+        for (Connection c : ring) {
+            if (c.state() != Connection.State.CLOSED && !c.churnPool) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    // --- ChurnCycle.Host ----------------------------------------------------------------------
+
+    @Override
+    public Connection replace(Connection old) {
+        Connection fresh = new Connection(this, target.transport(), old.clientId, validate);
+        int at = ringIndexOf(old.clientId);
+        if (at >= 0) {
+            ring.set(at, fresh);
+        }
+        return fresh;
+    }
+
+    @Override
+    public void connect(Connection c) {
+        // Not through the paced queue: a reconnect starts now (counted in flight so that its open or
+        // failure is accounted for like any connect's, and its deadline checked).
+        inFlight++;
+        opening.add(c);
+        startConnect(c, System.nanoTime());
+    }
+
+    /** Position of client {@code id} in the ring (ascending client ids), or -1. */
+    private int ringIndexOf(int id) {
+        int lo = 0;
+        int hi = ring.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int at = ring.get(mid).clientId;
+            if (at < id) {
+                lo = mid + 1;
+            } else if (at > id) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
+    }
+
     // --- ConnectionEvents ------------------------------------------------------------------
 
     @Override
     public void opened(Connection c) {
         opening.remove(c);
         inFlight--;
-        progress.connected.incrementAndGet();
+        if (c.churnReconnect) {
+            churn.reconnected(c, System.nanoTime());
+        } else {
+            progress.connected.incrementAndGet();
+        }
     }
 
     @Override
@@ -221,11 +293,19 @@ final class IoLoop implements Runnable, ConnectionEvents {
         } else {
             toConnect.remove(c);
         }
-        progress.fail(reason);
+        if (c.churnReconnect) {
+            churn.reconnectFailed(c, reason, System.nanoTime());
+        } else {
+            progress.fail(reason);
+        }
     }
 
     @Override
     public void closed(Connection c, String reason) {
+        if (c.churnPool && churn.running()) {
+            churn.closed(c, reason, System.nanoTime()); // a cycle's close, or a pool session dropped: the churn's
+            return;
+        }
         if (!c.closingByUs) {
             receive.connectionLost();
             if (progress != null && progress.firstError == null) {
@@ -283,6 +363,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
             }
         }
+        churn.stop();
         for (Connection c : ring) {
             c.closingByUs = true;
             c.hardClose();
@@ -301,6 +382,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
         }
         long now = System.nanoTime();
         startConnects(now);
+        churn.tick(now);
         sender.sendDue(receive.counters(), target.transport());
         flush();
 
@@ -336,6 +418,7 @@ final class IoLoop implements Runnable, ConnectionEvents {
         if (now >= nextTimeoutScanNs) {
             nextTimeoutScanNs = now + TIMEOUT_SCAN_NS;
             expireSlowOpens(now);
+            churn.expireCloses(now);
         }
     }
 
@@ -344,8 +427,11 @@ final class IoLoop implements Runnable, ConnectionEvents {
         if (!sender.done()) {
             wait = Math.min(wait, sender.nextDueNs() - System.nanoTime());
         }
-        if (!opening.isEmpty()) {
+        if (!opening.isEmpty() || churn.running()) {
             wait = Math.min(wait, Math.max(0, nextTimeoutScanNs - now));
+        }
+        if (churn.running()) {
+            wait = Math.min(wait, churn.nextDueNs() - System.nanoTime());
         }
         if (connectIntervalNs > 0 && !toConnect.isEmpty() && inFlight < maxInFlight) {
             wait = Math.min(wait, Math.max(0, nextConnectNs - now));
@@ -412,11 +498,15 @@ final class IoLoop implements Runnable, ConnectionEvents {
             Connection c = toConnect.poll();
             inFlight++;
             opening.add(c);
-            java.net.InetAddress source = sourceAddresses.isEmpty() ? null
-                    : sourceAddresses.get(c.clientId % sourceAddresses.size());
-            c.connect(selector, target.address(), source, now + connectTimeoutNs,
-                    target.websocketPath(c.clientId), target.hostHeader());
+            startConnect(c, now);
         }
+    }
+
+    private void startConnect(Connection c, long now) {
+        java.net.InetAddress source = sourceAddresses.isEmpty() ? null
+                : sourceAddresses.get(c.clientId % sourceAddresses.size());
+        c.connect(selector, target.address(), source, now + connectTimeoutNs,
+                target.websocketPath(c.clientId), target.hostHeader());
     }
 
     private void expireSlowOpens(long now) {

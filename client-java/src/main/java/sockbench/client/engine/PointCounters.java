@@ -63,7 +63,11 @@ public final class PointCounters {
         FANOUT_SECOND_HALF_SAMPLES,
         FANOUT_SECOND_HALF_SUM_MICROS,
         /** All-copies points only: copies of messages past {@link CopyCompletion#MAX_TRACKED_MESSAGES} (timed, completion not tracked). */
-        COMPLETION_UNTRACKED;
+        COMPLETION_UNTRACKED,
+        /** Churn ({@link ChurnPool}): pool closes started inside the window. */
+        CHURN_CLOSES,
+        /** Churn: new pool sessions that opened (SockJS {@code o} received) inside the window. */
+        CHURN_RECONNECTS;
 
         private static final Count[] ALL = values();
     }
@@ -87,19 +91,27 @@ public final class PointCounters {
     public final Histogram fanoutMicros;
     /** All-copies points only: each measured message's copies and slowest copy; null otherwise. */
     CopyCompletion completion;
+    /** Churn: each reconnect inside the window, µs from its close's start to the new session's open. */
+    public final Histogram churnReconnectMicros;
+    /**
+     * Churn: reconnects that failed inside the window (and pool sessions the server dropped, as
+     * {@code "lost: <reason>"}), by short reason ({@link ConnectProgress#reasonKey}).
+     */
+    public final java.util.Map<String, Integer> churnFailures = new java.util.TreeMap<>();
 
     public PointCounters() {
         this(LatencySummary.newHistogram(), LatencySummary.newHistogram(), MessagesPerFrame.newHistogram(),
-                MessagesPerFrame.newHistogram(), LatencySummary.newHistogram());
+                MessagesPerFrame.newHistogram(), LatencySummary.newHistogram(), LatencySummary.newHistogram());
     }
 
     private PointCounters(Histogram corrected, Histogram uncorrected, Histogram perFrame, Histogram connectionMeans,
-                          Histogram fanout) {
+                          Histogram fanout, Histogram churnReconnect) {
         this.rttCorrectedMicros = corrected;
         this.rttUncorrectedMicros = uncorrected;
         this.messagesPerFrame = perFrame;
         this.connectionMeanHundredths = connectionMeans;
         this.fanoutMicros = fanout;
+        this.churnReconnectMicros = churnReconnect;
     }
 
     /** Per measured message completion of an all-copies point, or null (not all copies, or not merged in). */
@@ -131,6 +143,8 @@ public final class PointCounters {
         messagesPerFrame.reset();
         connectionMeanHundredths.reset();
         fanoutMicros.reset();
+        churnReconnectMicros.reset();
+        churnFailures.clear();
         if (completion != null) {
             completion.clear();
         }
@@ -140,8 +154,9 @@ public final class PointCounters {
     public PointCounters copy(boolean withHistograms) {
         PointCounters c = withHistograms
                 ? new PointCounters(rttCorrectedMicros.copy(), rttUncorrectedMicros.copy(), messagesPerFrame.copy(),
-                        connectionMeanHundredths.copy(), fanoutMicros.copy())
+                        connectionMeanHundredths.copy(), fanoutMicros.copy(), churnReconnectMicros.copy())
                 : new PointCounters();
+        c.churnFailures.putAll(churnFailures);
         if (withHistograms && completion != null) {
             c.completion = completion.copy();
         }
@@ -159,6 +174,8 @@ public final class PointCounters {
         messagesPerFrame.add(o.messagesPerFrame);
         connectionMeanHundredths.add(o.connectionMeanHundredths);
         fanoutMicros.add(o.fanoutMicros);
+        churnReconnectMicros.add(o.churnReconnectMicros);
+        o.churnFailures.forEach((reason, n) -> churnFailures.merge(reason, n, Integer::sum));
         if (o.completion != null) {
             if (completion == null) {
                 completion = o.completion.copy();

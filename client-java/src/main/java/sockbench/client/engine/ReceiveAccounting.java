@@ -92,6 +92,20 @@ final class ReceiveAccounting {
         return counters;
     }
 
+    /** Whether {@code nowNs} lies inside the current point's measured window (false between points). */
+    boolean inWindow(long nowNs) {
+        PointSchedule s = schedule;
+        return s != null && nowNs >= s.windowStartNs() && nowNs < s.windowEndNs();
+    }
+
+    /**
+     * The counters the current point adds to, for counts that are not per message (the churn's):
+     * added to directly, they need no flush of this class's per-read tallies.
+     */
+    PointCounters live() {
+        return counters;
+    }
+
     /** Starts attributing arriving copies to {@code s}. */
     void start(PointSchedule s) {
         flushTallies();
@@ -169,15 +183,15 @@ final class ReceiveAccounting {
      * {@link Count#RECEIVED_IN_WINDOW}.
      */
     void frame(Connection c, int messages) {
-        if (arrivalInWindow) {
+        if (arrivalInWindow && !c.churnPool) {
             frames.record(c, messages, counters);
         }
     }
 
     /** One application message arrived on {@code c}: its payload is {@code b[start, end)}. */
     void message(Connection c, byte[] b, int start, int end) {
-        if (schedule == null) {
-            return; // between points: nothing is attributed
+        if (schedule == null || c.churnPool) {
+            return; // between points nothing is attributed; a churn pool session's copies never count
         }
         receivedTally++;
         int el = epochLength;

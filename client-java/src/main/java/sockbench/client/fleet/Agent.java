@@ -12,6 +12,7 @@ import sockbench.client.sweep.AgentSample;
 import sockbench.client.sweep.LoadEngine;
 import sockbench.client.sweep.LocalLoadEngine;
 import sockbench.client.sweep.PointRequest;
+import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointCounters.Count;
@@ -148,7 +149,8 @@ public final class Agent {
                 .connectTimeoutNs(Long.parseLong(c.get("connect_timeout_ns")))
                 .connectConcurrency(Integer.parseInt(c.get("connect_concurrency")))
                 .readCoalesceNs(Long.parseLong(c.get("read_coalesce_ns")))
-                .validate(Boolean.parseBoolean(c.get("validate"))).sourceAddresses(boundTo).start();
+                .validate(Boolean.parseBoolean(c.get("validate"))).sourceAddresses(boundTo)
+                .churnPool(ChurnPool.of(Double.parseDouble(c.getOrDefault("churn_pct", "0")))).start();
         return new LocalLoadEngine(engine, id, host, cpus);
     }
 

@@ -17,7 +17,8 @@ import sockbench.client.engine.PointCounters.Count;
  * the agents' histograms value by value instead of averaging summaries. An all-copies point also
  * carries every copy's latency histogram and each measured message's copy count and slowest copy
  * ({@link IntArrays}), so the coordinator's completion of a message is the slowest copy over every
- * agent with the copies summed.
+ * agent with the copies summed. A churn's reconnect times travel as a histogram too, and its
+ * failures as reason counts, summed by reason.
  */
 public final class CountersCodec {
 
@@ -29,6 +30,9 @@ public final class CountersCodec {
     /** All-copies points only: each measured message's copies and slowest copy (µs), int arrays deflated, base64. */
     static final String COMPLETION_COPIES = "completion_copies";
     static final String COMPLETION_SLOWEST_US = "completion_slowest_us";
+    /** Churn: the reconnect-time histogram, and failures by reason ("count TAB reason" lines). */
+    static final String CHURN_RECONNECT = "churn_reconnect";
+    static final String CHURN_FAILURES = "churn_failures";
     private static final String COUNT = "count.";
 
     private CountersCodec() {
@@ -44,6 +48,8 @@ public final class CountersCodec {
         out.put(MESSAGES_PER_FRAME, encodeHistogram(c.messagesPerFrame));
         out.put(CONNECTION_MEAN_HUNDREDTHS, encodeHistogram(c.connectionMeanHundredths));
         out.put(FANOUT, encodeHistogram(c.fanoutMicros));
+        out.put(CHURN_RECONNECT, encodeHistogram(c.churnReconnectMicros));
+        out.put(CHURN_FAILURES, FleetLoadEngine.encodeReasons(c.churnFailures));
         CopyCompletion completion = c.completion();
         if (completion != null) {
             out.put(COMPLETION_COPIES, IntArrays.encode(completion.copiesArray()));
@@ -67,6 +73,8 @@ public final class CountersCodec {
         c.messagesPerFrame.add(decodeHistogram(require(fields, MESSAGES_PER_FRAME)));
         c.connectionMeanHundredths.add(decodeHistogram(require(fields, CONNECTION_MEAN_HUNDREDTHS)));
         c.fanoutMicros.add(decodeHistogram(require(fields, FANOUT)));
+        c.churnReconnectMicros.add(decodeHistogram(require(fields, CHURN_RECONNECT)));
+        c.churnFailures.putAll(FleetLoadEngine.decodeReasons(fields.get(CHURN_FAILURES)));
         if (fields.containsKey(COMPLETION_COPIES)) {
             c.completion(CopyCompletion.of(IntArrays.decode(fields.get(COMPLETION_COPIES)),
                     IntArrays.decode(require(fields, COMPLETION_SLOWEST_US))));

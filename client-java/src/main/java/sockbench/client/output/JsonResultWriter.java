@@ -1,5 +1,12 @@
 package sockbench.client.output;
 
+import static sockbench.client.output.JsonFields.ints;
+import static sockbench.client.output.JsonFields.latency;
+import static sockbench.client.output.JsonFields.nullableNumber;
+import static sockbench.client.output.JsonFields.nullableString;
+import static sockbench.client.output.JsonFields.round;
+import static sockbench.client.output.JsonFields.strings;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
@@ -7,24 +14,22 @@ import java.io.Writer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import sockbench.client.sweep.AgentRecord;
 import sockbench.client.sweep.ClientInfo;
 import sockbench.client.sweep.RunResult;
 import sockbench.client.sweep.SweepSettings;
 import sockbench.client.stats.AgentPointResult;
-import sockbench.client.stats.CompletionSummary;
-import sockbench.client.stats.ConnectRecord;
-import sockbench.client.stats.FanoutSaturation;
-import sockbench.client.stats.IdleRecord;
-import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.MessagesPerFrame;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
 
-/** The result file, schema {@code sockbench.result/4} (results/schema.json, results/README.md). */
+/**
+ * The result file, schema {@link RunResult#SCHEMA} (results/schema.json, results/README.md): the run,
+ * its machine, client, server, parameters, levels, points and warnings. The many-session fields are
+ * {@link SessionsFieldsWriter}'s.
+ */
 public final class JsonResultWriter implements ResultWriter {
 
     /** Shared with the flot writer; the generator must not close the caller's writer. */
@@ -146,10 +151,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("backlog_ratio", s.backlogRatio());
         g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
-        g.writeBooleanField("all_copies", p.allCopies());
-        g.writeStringField("verdict", p.verdict());
-        g.writeNumberField("idle_hold_s", p.idleHoldS());
-        g.writeNumberField("connect_rate_per_s", p.connectRatePerS());
+        SessionsFieldsWriter.parameters(g, p);
         g.writeEndObject();
     }
 
@@ -176,66 +178,11 @@ public final class JsonResultWriter implements ResultWriter {
         saturation(g, "saturation", l.saturation());
         saturation(g, "saturation_strict", l.saturationStrict());
         g.writeStringField("end_reason", l.endReason());
-        if (l.connect() != null) {
-            connect(g, l.connect());
-        }
-        if (l.idle() != null) {
-            idle(g, l.idle());
-        }
-        if (l.writeFanoutSaturation()) {
-            fanoutSaturation(g, l.fanoutSaturation());
-        }
+        SessionsFieldsWriter.level(g, l);
         if (l.agents() != null) {
             g.writeNumberField("agents", l.agents());
         }
         g.writeEndObject();
-    }
-
-    private static void connect(JsonGenerator g, ConnectRecord c) throws IOException {
-        g.writeObjectFieldStart("connect");
-        nullableNumber(g, "rate_per_s", c.ratePerS());
-        nullableNumber(g, "achieved_per_s", c.achievedPerS());
-        g.writeObjectFieldStart("failures");
-        for (Map.Entry<String, Integer> e : c.failures().entrySet()) {
-            g.writeNumberField(e.getKey(), e.getValue());
-        }
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    private static void idle(JsonGenerator g, IdleRecord i) throws IOException {
-        g.writeObjectFieldStart("idle");
-        g.writeNumberField("hold_s", round(i.holdS()));
-        g.writeNumberField("connections_lost", i.connectionsLost());
-        g.writeNumberField("heartbeats", i.heartbeats());
-        nullableNumber(g, "server_cpu_pct", i.serverCpuPct());
-        nullableLong(g, "server_rss_bytes", i.serverRssBytes());
-        nullableLong(g, "server_rss_baseline_bytes", i.serverRssBaselineBytes());
-        nullableNumber(g, "server_bytes_per_session", i.serverBytesPerSession());
-        nullableLong(g, "client_rss_bytes", i.clientRssBytes());
-        nullableLong(g, "client_rss_baseline_bytes", i.clientRssBaselineBytes());
-        nullableNumber(g, "client_bytes_per_session", i.clientBytesPerSession());
-        g.writeEndObject();
-    }
-
-    private static void fanoutSaturation(JsonGenerator g, FanoutSaturation f) throws IOException {
-        if (f == null) {
-            g.writeNullField("fanout_saturation");
-            return;
-        }
-        g.writeObjectFieldStart("fanout_saturation");
-        g.writeNumberField("copies_per_s", round(f.copiesPerS()));
-        g.writeNumberField("target_rate", round(f.targetRate()));
-        nullableNumber(g, "p99_ms", f.p99Ms());
-        g.writeEndObject();
-    }
-
-    private static void nullableLong(JsonGenerator g, String name, Long v) throws IOException {
-        if (v == null) {
-            g.writeNullField(name);
-        } else {
-            g.writeNumberField(name, v);
-        }
     }
 
     private static void saturation(JsonGenerator g, String name, SaturationPoint sat) throws IOException {
@@ -294,12 +241,7 @@ public final class JsonResultWriter implements ResultWriter {
         if (p.messagesPerFrame() != null) { // optional: absent when no data frame arrived in the window
             messagesPerFrame(g, p.messagesPerFrame());
         }
-        if (p.fanout() != null) { // all-copies points only
-            latency(g, "fanout_ms", p.fanout());
-        }
-        if (p.completion() != null) {
-            completion(g, p.completion());
-        }
+        SessionsFieldsWriter.point(g, p);
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {
@@ -320,17 +262,6 @@ public final class JsonResultWriter implements ResultWriter {
         if (p.agentLost() != null) {
             g.writeStringField("agent_lost", p.agentLost());
         }
-        g.writeEndObject();
-    }
-
-    private static void completion(JsonGenerator g, CompletionSummary c) throws IOException {
-        g.writeObjectFieldStart("completion_ms");
-        g.writeNumberField("count", c.count());
-        g.writeNumberField("incomplete", c.incomplete());
-        nullableNumber(g, "p50", c.p50());
-        nullableNumber(g, "p90", c.p90());
-        nullableNumber(g, "p99", c.p99());
-        nullableNumber(g, "max", c.max());
         g.writeEndObject();
     }
 
@@ -373,57 +304,6 @@ public final class JsonResultWriter implements ResultWriter {
         }
         g.writeEndArray();
         g.writeEndObject();
-    }
-
-    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
-        g.writeArrayFieldStart(name);
-        for (String v : values) {
-            g.writeString(v);
-        }
-        g.writeEndArray();
-    }
-
-    private static void latency(JsonGenerator g, String name, LatencySummary l) throws IOException {
-        g.writeObjectFieldStart(name);
-        g.writeNumberField("count", l.count());
-        nullableNumber(g, "mean", l.mean());
-        nullableNumber(g, "stddev", l.stddev());
-        nullableNumber(g, "min", l.min());
-        nullableNumber(g, "p50", l.p50());
-        nullableNumber(g, "p90", l.p90());
-        nullableNumber(g, "p99", l.p99());
-        nullableNumber(g, "p999", l.p999());
-        nullableNumber(g, "max", l.max());
-        g.writeEndObject();
-    }
-
-    private static void ints(JsonGenerator g, String name, List<Integer> values) throws IOException {
-        g.writeArrayFieldStart(name);
-        for (int v : values) {
-            g.writeNumber(v);
-        }
-        g.writeEndArray();
-    }
-
-    private static void nullableString(JsonGenerator g, String name, String v) throws IOException {
-        if (v == null) {
-            g.writeNullField(name);
-        } else {
-            g.writeStringField(name, v);
-        }
-    }
-
-    private static void nullableNumber(JsonGenerator g, String name, Double v) throws IOException {
-        if (v == null || v.isNaN() || v.isInfinite()) {
-            g.writeNullField(name);
-        } else {
-            g.writeNumberField(name, round(v));
-        }
-    }
-
-    /** Three decimals are more than the measurements carry; keeps files readable. */
-    static double round(double v) {
-        return Math.round(v * 1000.0) / 1000.0;
     }
 
     static String iso(Instant t) {

@@ -33,8 +33,8 @@ public final class LegacyFlotWriter implements ResultWriter {
                 g.writeStartArray();
                 for (PointResult p : level.points()) {
                     g.writeStartArray();
-                    g.writeNumber(JsonResultWriter.round(p.targetRate()));
-                    g.writeNumber(JsonResultWriter.round(series == Series.SENT ? p.sentPerS() : p.receivedPerS()));
+                    g.writeNumber(JsonFields.round(p.targetRate()));
+                    g.writeNumber(JsonFields.round(series == Series.SENT ? p.sentPerS() : p.receivedPerS()));
                     g.writeEndArray();
                 }
                 g.writeEndArray();

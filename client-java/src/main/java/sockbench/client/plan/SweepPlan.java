@@ -27,15 +27,21 @@ import java.util.Objects;
  *                   (memory per session, idle CPU, heartbeats), 0..{@value #MAX_IDLE_HOLD_S}; 0 = no hold
  * @param connectRatePerS new connections started per second while a level opens, 0..{@value #MAX_CONNECT_RATE_PER_S}
  *                   connects/s, paced across the I/O threads; 0 = unpaced (only the connect concurrency limits it)
+ * @param churnPct   percent of each level's sessions that close and reconnect once a second while its
+ *                   broadcast ramp runs ({@code engine/ChurnPool}), 0 &lt; x ≤ {@value #MAX_CHURN_PCT}; 0 = no churn.
+ *                   Not a profile's field: a run's choice ({@code --churn}), recorded in parameters
  */
 public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double rateFactor,
                         double startRate, double stepS, double settleS, double warmupS, double maxRate,
-                        Double nextLevelStartFraction, boolean allCopies, double idleHoldS, double connectRatePerS) {
+                        Double nextLevelStartFraction, boolean allCopies, double idleHoldS, double connectRatePerS,
+                        double churnPct) {
 
     /** Upper bound of {@code idleHoldS}, seconds (an hour: longer holds are a soak test, not a sweep). */
     public static final int MAX_IDLE_HOLD_S = 3600;
     /** Upper bound of {@code connectRatePerS}, connects/s. */
     public static final int MAX_CONNECT_RATE_PER_S = 1_000_000;
+    /** Upper bound of {@code churnPct}, percent: beyond half, the steady "others" would be the minority. */
+    public static final int MAX_CHURN_PCT = 50;
 
     public SweepPlan {
         Objects.requireNonNull(profile);
@@ -63,6 +69,10 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
         if (!(connectRatePerS >= 0 && connectRatePerS <= MAX_CONNECT_RATE_PER_S)) {
             throw new IllegalArgumentException("connect rate must be 0.." + MAX_CONNECT_RATE_PER_S
                     + " connects/s (0 = unpaced), got " + connectRatePerS);
+        }
+        if (!(churnPct >= 0 && churnPct <= MAX_CHURN_PCT)) {
+            throw new IllegalArgumentException("churn must be 0 < PCT <= " + MAX_CHURN_PCT
+                    + " (percent of each level's sessions per second; 0 = none), got " + churnPct);
         }
     }
 
@@ -121,7 +131,7 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
         return new Builder().profile(profile).levels(levels).ramp(ramp).rateFactor(rateFactor).startRate(startRate)
                 .stepS(stepS).settleS(settleS).warmupS(warmupS).maxRate(maxRate)
                 .nextLevelStartFraction(nextLevelStartFraction).allCopies(allCopies).idleHoldS(idleHoldS)
-                .connectRatePerS(connectRatePerS);
+                .connectRatePerS(connectRatePerS).churnPct(churnPct);
     }
 
     /**
@@ -143,6 +153,7 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
         private boolean allCopies;
         private double idleHoldS;
         private double connectRatePerS;
+        private double churnPct;
 
         private Builder() {
         }
@@ -230,9 +241,15 @@ public record SweepPlan(String profile, List<Integer> levels, Ramp ramp, double 
             return this;
         }
 
+        /** Churn, percent of each level's sessions per second, 0..50; default 0 (none). */
+        public Builder churnPct(double pct) {
+            this.churnPct = pct;
+            return this;
+        }
+
         public SweepPlan build() {
             return new SweepPlan(profile, levels, ramp, rateFactor, startRate, stepS, settleS, warmupS, maxRate,
-                    nextLevelStartFraction, allCopies, idleHoldS, connectRatePerS);
+                    nextLevelStartFraction, allCopies, idleHoldS, connectRatePerS, churnPct);
         }
     }
 }

@@ -40,6 +40,7 @@ import java.util.List;
  * @param fanout             all-copies points: every copy of the measured messages, from each message's
  *                           scheduled send time to the copy's arrival, ms; null otherwise
  * @param completion         all-copies points: per measured message, scheduled send → its last copy; null otherwise
+ * @param churn              the reconnect storm through the window ({@code --churn}); null without churn
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -49,7 +50,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
                           List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
-                          LatencySummary fanout, CompletionSummary completion) {
+                          LatencySummary fanout, CompletionSummary completion, ChurnRecord churn) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -107,6 +108,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private MessagesPerFrame messagesPerFrame;
         private LatencySummary fanout;
         private CompletionSummary completion;
+        private ChurnRecord churn;
 
         private Builder() {
         }
@@ -261,8 +263,13 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder churn(ChurnRecord value) {
+            this.churn = value;
+            return this;
+        }
+
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn);
         }
     }
 }

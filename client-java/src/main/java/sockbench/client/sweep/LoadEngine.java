@@ -32,7 +32,10 @@ public interface LoadEngine extends AutoCloseable {
         return null;
     }
 
-    /** Connections of the level still open. */
+    /**
+     * Connections of the level still open that take part in points: every one without churn; with a
+     * churn pool the steady ones only (the pool's come and go and are never counted).
+     */
     int openConnections();
 
     /** Closes the level's connections: a polite close frame, then after {@code graceMs} (ms) a hard close. */

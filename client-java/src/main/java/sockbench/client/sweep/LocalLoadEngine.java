@@ -84,9 +84,10 @@ public final class LocalLoadEngine implements LoadEngine {
         }
     }
 
+    /** The level's open sessions that take part in points (a churn pool's are not counted). */
     @Override
     public int openConnections() {
-        return engine.openConnections();
+        return engine.steadyOpenConnections();
     }
 
     @Override
@@ -120,7 +121,7 @@ public final class LocalLoadEngine implements LoadEngine {
     public AgentSample measureShare(PointRequest r, long localStartNs, int scheduleClients, IntUnaryOperator slotOfRank,
                                     WindowListener window, ToLongFunction<PointCounters> totalSentOf)
             throws InterruptedException {
-        int connected = engine.openConnections();
+        int connected = engine.steadyOpenConnections();
         PointSchedule s = engine.start(clients -> PointSchedule.of(r.rate(), Math.max(1, scheduleClients), localStartNs,
                 r.warmupS(), r.stepS(), r.index(), r.payloadBytes()).withAllCopies(r.allCopies()), slotOfRank);
         long mine = measuredMessagesOf(s, connected, slotOfRank);

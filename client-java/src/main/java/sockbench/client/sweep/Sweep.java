@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.CopyCompletion;
 import sockbench.client.engine.PointCounters;
@@ -13,6 +14,7 @@ import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.sampling.ProcessGroup;
 import sockbench.client.sampling.ProcessSampler;
+import sockbench.client.stats.ChurnRecord;
 import sockbench.client.stats.ConnectRecord;
 import sockbench.client.stats.IdleRecord;
 import sockbench.client.stats.AgentPointResult;
@@ -48,6 +50,8 @@ public final class Sweep {
     private final List<String> warnings;
     private final Consumer<List<LevelResult>> onLevelDone;
     private final List<LevelResult> levels = new ArrayList<>();
+    /** The sessions that churn during points (none without --churn): their count is each churn record's pool. */
+    private final ChurnPool churnPool;
     private volatile boolean abortRequested;
     private long pointIndex;
     /** Received/s at the saturation of the last level that had one (the adaptive start's input), or null. */
@@ -77,6 +81,7 @@ public final class Sweep {
         this.progress = progress;
         this.warnings = warnings;
         this.onLevelDone = onLevelDone;
+        this.churnPool = ChurnPool.of(settings.plan().churnPct());
     }
 
     /** Asks the sweep to stop after the current point (e.g. on Ctrl-C); the level ends "aborted". */
@@ -130,7 +135,7 @@ public final class Sweep {
             endReason = "connect_failed";
         } else {
             // Connections lost during the idle hold are the hold's record, not the first point's.
-            openAtLastPoint = openAfterHold;
+            openAtLastPoint = steadyOf(openAfterHold);
             SaturationSearch search = new SaturationSearch(settings.plan(), settings.search(), n, start, cap);
             SaturationSearch.Step step = search.first();
             endReason = null;
@@ -145,7 +150,7 @@ public final class Sweep {
                         endReason = "connect_failed";
                         break;
                     }
-                    openAtLastPoint = again.connected();
+                    openAtLastPoint = steadyOf(again.connected());
                 }
                 PointResult p = runPoint(n, step.rate(), step.phase(), points.size());
                 points.add(p);
@@ -193,6 +198,14 @@ public final class Sweep {
         ConnectRecord connect = sessionsFields
                 ? ConnectRecord.of(plan.connectRatePerS(), cp.connected(), connectS, cp.failuresByReason()) : null;
         return level.withSessions(connect, idle, plan.allCopies(), engine.agentCount());
+    }
+
+    /**
+     * The sessions a point's figures are about, given {@code opened} sessions of the level open:
+     * all of them, or with churn the steady ones the engine counts (the pool's are never counted).
+     */
+    private int steadyOf(int opened) {
+        return churnPool.active() ? engine.openConnections() : opened;
     }
 
     /**
@@ -315,6 +328,14 @@ public final class Sweep {
             warnings.add(String.format(Locale.ROOT, "%s: agent %s died or stopped answering during the point; "
                     + "the point keeps the other agents' counts and the sweep stops here", where, m.agentLost()));
         }
+        ChurnRecord churn = churnPool.active()
+                ? ChurnRecord.of(churnPool.size(n), c.get(Count.CHURN_CLOSES), c.get(Count.CHURN_RECONNECTS), duration,
+                        c.churnFailures, c.churnReconnectMicros)
+                : null;
+        String churnWarning = churn == null ? null : churn.warning(where);
+        if (churnWarning != null) {
+            warnings.add(churnWarning); // churn the server could not serve must not pass silently
+        }
         if (c.get(Count.READS) > 0) {
             progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
@@ -333,7 +354,7 @@ public final class Sweep {
                 .rttFirstHalfMeanMs(firstHalf).rttSecondHalfMeanMs(secondHalf)
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
                 .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
-                .fanout(fanout).completion(completion)
+                .fanout(fanout).completion(completion).churn(churn)
                 .build();
     }
 

@@ -42,7 +42,7 @@ class SessionsRunTest {
             assertTrue(errors.isEmpty(), errors.toString());
 
             JsonNode params = r.get("parameters");
-            assertEquals("sockbench.result/4", r.get("schema").asText());
+            assertEquals(sockbench.client.sweep.RunResult.SCHEMA, r.get("schema").asText());
             assertTrue(params.get("all_copies").asBoolean());
             assertEquals("all_copies_p99", params.get("verdict").asText());
             assertEquals(1.0, params.get("idle_hold_s").asDouble());

@@ -95,6 +95,24 @@ class CountersCodecTest {
     }
 
     @Test
+    void twoAgentsChurnReconnectTimesMergeValueByValueAndFailuresAddByReason() {
+        PointCounters a = new PointCounters();
+        a.churnReconnectMicros.recordValue(2_000);
+        a.churnFailures.put("Connection refused", 2);
+        PointCounters b = new PointCounters();
+        b.churnReconnectMicros.recordValue(30_000);
+        b.churnFailures.put("Connection refused", 1);
+        b.churnFailures.put("timeout", 4);
+
+        PointCounters merged = new PointCounters();
+        merged.add(CountersCodec.decode(CountersCodec.encode(a)));
+        merged.add(CountersCodec.decode(CountersCodec.encode(b)));
+        assertEquals(2, merged.churnReconnectMicros.getTotalCount());
+        assertEquals(30_000, merged.churnReconnectMicros.getMaxValue(), 20);
+        assertEquals(Map.of("Connection refused", 3, "timeout", 4), merged.churnFailures);
+    }
+
+    @Test
     void aPointWithoutAllCopiesCarriesNoCompletionArrays() {
         Map<String, String> fields = CountersCodec.encode(new PointCounters());
         assertFalse(fields.containsKey(CountersCodec.COMPLETION_COPIES));

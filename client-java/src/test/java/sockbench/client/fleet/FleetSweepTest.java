@@ -132,7 +132,7 @@ class FleetSweepTest {
             assertTrue(err.toString().contains("agents 2/2"), "progress shows agents connected/expected");
 
             JsonNode doc = JSON.readTree(out.toFile());
-            assertEquals("sockbench.result/4", doc.get("schema").asText());
+            assertEquals(sockbench.client.sweep.RunResult.SCHEMA, doc.get("schema").asText());
             JsonNode recorded = doc.get("client").get("agents");
             assertEquals(2, recorded.get("count").asInt());
             // Agents are ordered by registration, which need not be the order they were started in.

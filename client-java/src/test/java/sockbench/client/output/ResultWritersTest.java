@@ -99,7 +99,7 @@ class ResultWritersTest {
         assertTrue(errors.isEmpty(), errors + "\n" + text);
 
         JsonNode root = MAPPER.readTree(text);
-        assertEquals("sockbench.result/4", root.get("schema").asText());
+        assertEquals(sockbench.client.sweep.RunResult.SCHEMA, root.get("schema").asText());
         assertEquals(2, root.get("levels").size());
         JsonNode p = root.get("levels").get(0).get("points").get(0);
         assertEquals(20.0, p.get("target_rate").asDouble());
@@ -175,7 +175,7 @@ class ResultWritersTest {
         SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
         String text = json(result(settings, List.of(), null, List.of(), List.of()));
-        String broken = text.replace("\"schema\" : \"sockbench.result/4\"", "\"schema\" : \"other\"");
+        String broken = text.replace("\"schema\" : \"" + sockbench.client.sweep.RunResult.SCHEMA + "\"", "\"schema\" : \"other\"");
         assertTrue(!broken.equals(text) && !validate(broken).isEmpty(), "validation must be able to fail");
     }
 

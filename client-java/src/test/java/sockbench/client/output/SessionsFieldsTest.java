@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import sockbench.client.plan.Profile;
 import sockbench.client.stats.CompletionSummary;
 import sockbench.client.stats.ConnectRecord;
+import sockbench.client.stats.ChurnRecord;
 import sockbench.client.stats.IdleRecord;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
@@ -71,6 +72,62 @@ class SessionsFieldsTest {
     }
 
     @Test
+    void aChurnRunWritesItsPercentAndEachPointsStorm() throws Exception {
+        SweepSettings settings = SweepSettings.builder(Profile.SESSIONS.plan().toBuilder().levels(List.of(1000))
+                        .churnPct(5).build())
+                .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
+        org.HdrHistogram.Histogram reconnectMicros = LatencySummary.newHistogram();
+        reconnectMicros.recordValue(4_000);
+        reconnectMicros.recordValue(6_000);
+        ChurnRecord churn = ChurnRecord.of(50, 100, 98, 2.0, Map.of("Connection refused", 2), reconnectMicros);
+        PointResult p = PointResult.builder().targetRate(1).durationS(2).sent(2).sentPerS(1)
+                .received(1900).receivedPerS(950).expectedReceived(1900)
+                .rtt(ResultWritersTest.point(1, 2, 3).rtt()).rttUncorrected(ResultWritersTest.point(1, 2, 3).rtt())
+                .state(PointState.OK).phase(sockbench.client.stats.Phase.RAMP)
+                .fanout(new LatencySummary(1900, 9.0, 4.0, 1.0, 8.0, 15.0, 25.0, 26.0, 27.0))
+                .completion(new CompletionSummary(2, 0, 20.0, 25.0, 27.0, 27.0)).churn(churn).build();
+        IdleRecord idle = new IdleRecord(30.0, 0, 1000, 1.0, 60_000_000L, 50_000_000L, 310_000_000L, 250_000_000L,
+                1000);
+        LevelResult level = new LevelResult(1000, 1000, 0, 0.6, List.of(p), null, null, "max_rate", 1.0, null)
+                .withSessions(new ConnectRecord(2000.0, 1900.0, Map.of()), idle, true, null);
+        String text = ResultWritersTest.json(ResultWritersTest.result(settings, List.of(level), null, List.of(), List.of()));
+        Set<ValidationMessage> errors = ResultWritersTest.validate(text);
+        assertTrue(errors.isEmpty(), errors + "\n" + text);
+
+        JsonNode root = MAPPER.readTree(text);
+        assertEquals(5.0, root.get("parameters").get("churn_pct").asDouble());
+        JsonNode l = root.get("levels").get(0);
+        JsonNode c = l.get("points").get(0).get("churn");
+        assertEquals(50, c.get("pool").asInt());
+        assertEquals(100, c.get("closes").asLong());
+        assertEquals(98, c.get("reconnects").asLong());
+        assertEquals(49.0, c.get("connects_per_s").asDouble());
+        assertEquals(2, c.get("failures").get("Connection refused").asInt());
+        assertEquals(2, c.get("reconnect_ms").get("count").asLong());
+        assertEquals(6.0, c.get("reconnect_ms").get("max").asDouble(), 0.01);
+        assertEquals(List.of("count", "p50", "p90", "p99", "max"),
+                iterableNames(c.get("reconnect_ms")), "the reconnect time's fields, no more");
+        // 2 of 100 closes failed (> 1 %): the server did not serve the churn, and that is said
+        assertTrue(churn.warning("level 1000, rate 1.0/s (ramp)").contains("churn asked 50 connects/s"),
+                churn.warning("level 1000, rate 1.0/s (ramp)"));
+        assertTrue(churn.warning("x").contains("Connection refused (2)"), churn.warning("x"));
+    }
+
+    @Test
+    void churnTheServerServedInFullIsNotWarnedAbout() {
+        ChurnRecord served = ChurnRecord.of(50, 100, 100, 2.0, Map.of(), LatencySummary.newHistogram());
+        assertEquals(null, served.warning("level 1000, rate 1.0/s (ramp)"));
+        ChurnRecord slow = ChurnRecord.of(50, 100, 80, 2.0, Map.of(), LatencySummary.newHistogram());
+        assertTrue(slow.warning("level 1000").contains("it served 40.0"), slow.warning("level 1000"));
+    }
+
+    private static List<String> iterableNames(JsonNode o) {
+        List<String> names = new java.util.ArrayList<>();
+        o.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
     void aProfileWithoutSessionsFieldsWritesNoneOfThemButItsParameters() throws Exception {
         SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
@@ -80,11 +137,13 @@ class SessionsFieldsTest {
                 ResultWritersTest.result(settings, List.of(level), null, List.of(), List.of())));
         assertEquals("own_mean", root.get("parameters").get("verdict").asText());
         assertFalse(root.get("parameters").get("all_copies").asBoolean());
+        assertFalse(root.get("parameters").has("churn_pct"), "no churn: no churn_pct, as before it existed");
         JsonNode l = root.get("levels").get(0);
         for (String absent : List.of("connect", "idle", "fanout_saturation", "agents")) {
             assertFalse(l.has(absent), absent);
         }
         assertFalse(l.get("points").get(0).has("fanout_ms"));
         assertFalse(l.get("points").get(0).has("completion_ms"));
+        assertFalse(l.get("points").get(0).has("churn"));
     }
 }

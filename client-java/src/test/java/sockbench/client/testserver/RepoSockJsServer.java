@@ -91,6 +91,11 @@ public final class RepoSockJsServer implements AutoCloseable {
         return readyLine.split(" ")[1] + "/broadcast";
     }
 
+    /** The port it listens on. */
+    public int port() {
+        return java.net.URI.create(readyLine.split(" ")[1]).getPort();
+    }
+
     public long pid() {
         return process.pid();
     }
