@@ -190,7 +190,7 @@ final class Connection implements JavaWebSocketFence.Events {
             return -1;
         }
         if (n < 0) {
-            lost("server closed the TCP connection");
+            lost(LossReason.SERVER_EOF);
             return -1;
         }
         if (n > 0) {

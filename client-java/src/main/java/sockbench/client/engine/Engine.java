@@ -261,6 +261,18 @@ public final class Engine implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Open sessions that closed without the client asking since the engine started, by
+     * {@link LossReason} key, every I/O thread together (a running count: the idle hold takes the difference).
+     */
+    public java.util.Map<String, Integer> lostReasons() {
+        java.util.Map<String, Integer> total = new java.util.TreeMap<>();
+        for (java.util.Map<String, Integer> m : runOnAll(IoLoop::lostReasons)) {
+            m.forEach((k, v) -> total.merge(k, v, Integer::sum));
+        }
+        return total;
+    }
+
     /** Connections of the level still open. */
     public int openConnections() {
         int n = 0;

@@ -82,6 +82,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      * over its duration); only this loop's thread writes it.
      */
     private long heartbeats;
+    /**
+     * Open sessions closed without the client asking, by {@link LossReason} key, since the loop
+     * started (the idle hold reads the difference over its duration); only this loop's thread writes it.
+     */
+    private final java.util.Map<String, Integer> lostReasons = new java.util.TreeMap<>();
 
     /**
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
@@ -308,6 +313,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         }
         if (!c.closingByUs) {
             receive.connectionLost();
+            lostReasons.merge(LossReason.of(reason), 1, Integer::sum);
             if (progress != null && progress.firstError == null) {
                 progress.firstError = reason;
             }
@@ -348,6 +354,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Server heartbeats (SockJS h frames, websocket pings) this loop received since it started (any level, any point). */
     long heartbeats() {
         return heartbeats;
+    }
+
+    /** Sessions lost since this loop started, by {@link LossReason} key (a copy). */
+    java.util.Map<String, Integer> lostReasons() {
+        return new java.util.TreeMap<>(lostReasons);
     }
 
     // --- the loop --------------------------------------------------------------------------

@@ -181,6 +181,7 @@ public final class Agent {
                 out.put("heartbeats", Long.toString(s.heartbeats()));
                 out.put("open", Integer.toString(s.open()));
                 out.put("rss_bytes", s.clientRssBytes() == null ? "" : Long.toString(s.clientRssBytes()));
+                out.put("lost_reasons", FleetLoadEngine.encodeReasons(s.lostReasons()));
             }
             case Protocol.OPEN_COUNT -> out.put("open", Integer.toString(local.openConnections()));
             case Protocol.CLOSE -> local.closeAll(Long.parseLong(c.get("grace_ms")));

@@ -162,13 +162,17 @@ public final class FleetLoadEngine implements LoadEngine {
         return ConnectProgress.of(n, connected, failed, first, reasons);
     }
 
-    /** Every agent's heartbeats and open connections added up; RSS of this coordinator plus every agent. */
+    /**
+     * Every agent's heartbeats, open connections and lost sessions by reason added up; RSS of this
+     * coordinator plus every agent.
+     */
     @Override
     public IdleSample idleSample() {
         try {
             Replies r = command(Protocol.IDLE_SAMPLE, Map.of(), alive(), REPLY_SLACK_NS);
             long heartbeats = 0;
             int open = 0;
+            Map<String, Integer> lostReasons = new TreeMap<>();
             Long rss = LocalLoadEngine.selfRssBytes();
             for (String agent : agents) {
                 Map<String, String> f = r.byAgent.get(agent);
@@ -178,13 +182,14 @@ public final class FleetLoadEngine implements LoadEngine {
                 }
                 heartbeats += Long.parseLong(f.get("heartbeats"));
                 open += Integer.parseInt(f.get("open"));
+                decodeReasons(f.get("lost_reasons")).forEach((k, v) -> lostReasons.merge(k, v, Integer::sum));
                 String agentRss = f.getOrDefault("rss_bytes", "");
                 rss = rss == null || agentRss.isEmpty() ? null : rss + Long.parseLong(agentRss);
             }
-            return new IdleSample(heartbeats, open, rss);
+            return new IdleSample(heartbeats, open, rss, lostReasons);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new IdleSample(0, 0, null);
+            return new IdleSample(0, 0, null, Map.of());
         }
     }
 

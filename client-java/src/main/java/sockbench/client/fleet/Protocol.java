@@ -21,7 +21,7 @@ final class Protocol {
     static final String ASSIGN = "assign";
     static final String OPEN = "open";
     static final String OPEN_COUNT = "open_count";
-    /** Heartbeats received so far, connections open and the agent's RSS (the coordinator's idle hold). */
+    /** Heartbeats received so far, connections open, sessions lost by reason and the agent's RSS (the coordinator's idle hold). */
     static final String IDLE_SAMPLE = "idle_sample";
     static final String CLOSE = "close";
     static final String POINT = "point";

@@ -86,6 +86,7 @@ final class SessionsFieldsWriter {
         nullableLong(g, "client_rss_bytes", i.clientRssBytes());
         nullableLong(g, "client_rss_baseline_bytes", i.clientRssBaselineBytes());
         nullableNumber(g, "client_bytes_per_session", i.clientBytesPerSession());
+        counts(g, "lost_reasons", i.lostReasons());
         g.writeEndObject();
     }
 

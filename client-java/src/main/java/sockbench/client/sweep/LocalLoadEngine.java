@@ -72,7 +72,7 @@ public final class LocalLoadEngine implements LoadEngine {
 
     @Override
     public IdleSample idleSample() {
-        return new IdleSample(engine.heartbeats(), engine.openConnections(), selfRssBytes());
+        return new IdleSample(engine.heartbeats(), engine.openConnections(), selfRssBytes(), engine.lostReasons());
     }
 
     /** This process's resident set size, bytes; null when /proc cannot be read. */

@@ -223,14 +223,15 @@ public final class Sweep {
         IdleSample after = engine.idleSample();
         double heldS = (System.nanoTime() - t0) / 1e9;
         long lost = Math.max(0, before.open() - after.open());
-        if (lost > 0) {
-            warnings.add(String.format(Locale.ROOT, "level %d: %d of %d sessions closed during the %.0f s idle hold",
-                    n, lost, before.open(), holdS));
-        }
-        return new IdleRecord(heldS, lost, Math.max(0, after.heartbeats() - before.heartbeats()),
+        IdleRecord idle = new IdleRecord(heldS, lost, Math.max(0, after.heartbeats() - before.heartbeats()),
                 ProcessSampler.cpuPercent(srv0, srv1), srv1 == null ? null : srv1.rssBytes(),
                 serverBaseline == null ? null : serverBaseline.rssBytes(), after.clientRssBytes(), clientRssBaseline,
-                before.open());
+                before.open(), after.lostReasonsSince(before));
+        String warning = idle.warning(n);
+        if (warning != null) {
+            warnings.add(warning);
+        }
+        return idle;
     }
 
     /** Opens the level's connections and warns when some fail. */

@@ -104,6 +104,38 @@ class SessionsRunTest {
 
     @Test
     @Timeout(120)
+    void sessionsLostDuringTheIdleHoldAreCountedByReason(@TempDir Path dir) throws Exception {
+        // The server dies (SIGKILL) in the middle of the hold: every session sees its TCP connection
+        // close without a close frame, so the hold records 10 lost, all for "EOF", and says so.
+        RepoSockJsServer server = RepoSockJsServer.python(25);
+        try {
+            Path out = dir.resolve("lost.json");
+            var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            var run = pool.submit(() -> MainTest.run("--url", server.url(), "--profile", "sessions", "--levels", "10",
+                    "--idle-hold-s", "4", "--max-rate", "1", "--connect-timeout", "1", "--out", out.toString()));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (server.establishedSessions() < 10 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(1000); // the hold has started: its first sample counts 10 sessions
+            server.kill();
+            MainTest.Outcome o = run.get(90, java.util.concurrent.TimeUnit.SECONDS);
+            pool.shutdown();
+            assertEquals(0, o.exit(), o.err());
+            JsonNode doc = new ObjectMapper().readTree(out.toFile());
+            JsonNode idle = doc.get("levels").get(0).get("idle");
+            assertEquals(10, idle.get("connections_lost").asInt(), idle.toString());
+            assertEquals(1, idle.get("lost_reasons").size(), idle.toString());
+            assertEquals(10, idle.get("lost_reasons").get("EOF").asInt(), idle.toString());
+            assertTrue(doc.get("warnings").toString().contains(
+                    "level 10: 10 of 10 sessions closed during the 4 s idle hold: EOF (10)"), doc.get("warnings").toString());
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
+    @Timeout(120)
     void aSessionsLevelThatCannotOpenAllItsSessionsRunsNoPointsAndSaysWhy(@TempDir Path dir) throws Exception {
         // The server's budget turns away half the level (HTTP 503): a ramp over 5 sessions would be
         // reported as level 10's figure, so the level ends connect_failed with its failures counted.

@@ -72,7 +72,7 @@ class SessionsFieldsTest {
     }
 
     @Test
-    void aChurnRunWritesItsPercentAndEachPointsStorm() throws Exception {
+    void aChurnRunWritesItsPercentEachPointsStormAndTheHoldsLostReasons() throws Exception {
         SweepSettings settings = SweepSettings.builder(Profile.SESSIONS.plan().toBuilder().levels(List.of(1000))
                         .churnPct(5).build())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();
@@ -86,8 +86,8 @@ class SessionsFieldsTest {
                 .state(PointState.OK).phase(sockbench.client.stats.Phase.RAMP)
                 .fanout(new LatencySummary(1900, 9.0, 4.0, 1.0, 8.0, 15.0, 25.0, 26.0, 27.0))
                 .completion(new CompletionSummary(2, 0, 20.0, 25.0, 27.0, 27.0)).churn(churn).build();
-        IdleRecord idle = new IdleRecord(30.0, 0, 1000, 1.0, 60_000_000L, 50_000_000L, 310_000_000L, 250_000_000L,
-                1000);
+        IdleRecord idle = new IdleRecord(30.0, 3, 1000, 1.0, 60_000_000L, 50_000_000L, 310_000_000L, 250_000_000L,
+                1000, Map.of("EOF", 2, "SockJS close 3000 Go away!", 1));
         LevelResult level = new LevelResult(1000, 1000, 0, 0.6, List.of(p), null, null, "max_rate", 1.0, null)
                 .withSessions(new ConnectRecord(2000.0, 1900.0, Map.of()), idle, true, null);
         String text = ResultWritersTest.json(ResultWritersTest.result(settings, List.of(level), null, List.of(), List.of()));
@@ -97,6 +97,8 @@ class SessionsFieldsTest {
         JsonNode root = MAPPER.readTree(text);
         assertEquals(5.0, root.get("parameters").get("churn_pct").asDouble());
         JsonNode l = root.get("levels").get(0);
+        assertEquals(2, l.get("idle").get("lost_reasons").get("EOF").asInt());
+        assertEquals(1, l.get("idle").get("lost_reasons").get("SockJS close 3000 Go away!").asInt());
         JsonNode c = l.get("points").get(0).get("churn");
         assertEquals(50, c.get("pool").asInt());
         assertEquals(100, c.get("closes").asLong());

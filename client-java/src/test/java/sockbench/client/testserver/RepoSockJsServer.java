@@ -100,6 +100,30 @@ public final class RepoSockJsServer implements AutoCloseable {
         return process.pid();
     }
 
+    /** Kills the server at once (SIGKILL): its sessions see the TCP connection close without a close frame. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** TCP connections the server has established on its port now (/proc/net/tcp and tcp6, state 01). */
+    public int establishedSessions() throws IOException {
+        String hexPort = String.format(":%04X", port());
+        int n = 0;
+        for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+            Path p = Path.of(table);
+            if (Files.exists(p)) {
+                for (String line : Files.readAllLines(p)) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 3 && f[1].endsWith(hexPort) && f[3].equals("01")) {
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy(); // SIGTERM: the server closes its sessions and exits
