@@ -131,8 +131,9 @@ def _with_churn(change):
     lambda d: d["levels"][0]["points"][0].update(churn=churn_record(0, 0.0)),
     lambda d: _churn(d)["failures"].update({"Cannot assign requested address": 3, "handshake: HTTP 503": 1}),
     lambda d: [p.pop("churn") for p in d["levels"][0]["points"]],
+    lambda d: d["levels"][0]["idle"].update(lost_reasons={"EOF": 841, "SockJS close 3000 Go away!": 2}),
 ], ids=["largest-churn", "no-churn", "fractional-churn", "empty-pool-nothing-timed", "failures-by-reason",
-        "points-without-churn"])
+        "points-without-churn", "idle-lost-by-reason"])
 def test_the_churn_fields_accept_their_documented_range(change):
     assert _with_churn(change) == []
 
@@ -148,9 +149,10 @@ def test_the_churn_fields_accept_their_documented_range(change):
     (lambda d: _churn(d)["failures"].update(timeout=0), "levels/0/points/0/churn/failures/timeout"),
     (lambda d: _churn(d)["reconnect_ms"].pop("p99"), "levels/0/points/0/churn/reconnect_ms"),
     (lambda d: _churn(d)["reconnect_ms"].update(p50=-2.0), "levels/0/points/0/churn/reconnect_ms/p50"),
+    (lambda d: d["levels"][0]["idle"].update(lost_reasons={"EOF": 0}), "levels/0/idle/lost_reasons/EOF"),
 ], ids=["churn-above-50", "negative-churn", "churn-as-text", "churn-without-pool", "negative-closes",
         "fractional-reconnects", "negative-connect-rate", "zero-failures", "reconnect-without-p99",
-        "negative-reconnect-time"])
+        "negative-reconnect-time", "idle-lost-zero-times"])
 def test_the_churn_fields_refuse_what_their_units_rule_out(change, where):
     errors = _with_churn(change)
     assert errors and all(e.startswith(where) for e in errors), errors
