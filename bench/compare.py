@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
+from churn import run_pct as churn_pct  # noqa: E402  (the one reader of parameters.churn_pct)
 from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes, server_sampled  # noqa: E402
 from results_io import load_result, scale_out_tag  # noqa: E402
 from sessions_text import _si, mode_text, sessions_table  # noqa: E402
@@ -200,12 +201,6 @@ def is_sessions_run(doc):
     fan-out saturation in copies/s (site/src/js/sessions-figures.js isSessionsResult, the same predicate)."""
     parameters = doc.get("parameters") or {}
     return parameters.get("profile") == "sessions" or parameters.get("all_copies") is True
-
-
-def churn_pct(doc):
-    """The run's churn, percent of each level's sessions cycling per second (parameters.churn_pct); 0 without."""
-    pct = (doc.get("parameters") or {}).get("churn_pct")
-    return pct if isinstance(pct, (int, float)) and pct > 0 else 0
 
 
 def _churn_words(doc):
