@@ -92,7 +92,7 @@
   const kb = (bytes) => (bytes == null ? null : bytes / KB);
 
   /**
-   * @param {object} result a sockbench.result/4 document of the sessions profile
+   * @param {object} result a sockbench.result/4 or later document of the sessions profile
    * @returns {object[]} per level, in the order run: concurrency, connected,
    *   workers and agents (1 when unrecorded), repetitions, connect and idle
    *   (the level's records, null when absent), serverKbPerSession and
