@@ -87,6 +87,12 @@ public final class Progress implements SweepProgress {
         // All-copies points are judged by every copy: show that p99 (and the last copy's) beside the own RTT.
         String fanout = p.fanout() == null ? "" : String.format(Locale.ROOT, "  all-copies p99 %s ms, completion p99 %s ms",
                 fmt(p.fanout().p99()), p.completion() == null ? "-" : fmt(p.completion().p99()));
+        // A churn run: the connects/s the server served against those asked, and how long a reconnect took.
+        if (p.churn() != null) {
+            fanout += String.format(Locale.ROOT, ", churn %.1f of %d connects/s, reconnect p99 %s ms%s",
+                    p.churn().connectsPerS(), p.churn().pool(), fmt(p.churn().reconnectMs().p99()),
+                    p.churn().failed() > 0 ? ", " + p.churn().failed() + " failed" : "");
+        }
         err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms%s  %-10s%s%s%s%s%s  ETA %s%n",
                 n, p.phase().jsonName(), p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()),
                 fmt(p.rtt().p99()), fanout, p.state().jsonName(), p.okStrict() ? " strict-ok" : "",

@@ -53,6 +53,22 @@ class ProgressTest {
     }
 
     @Test
+    void aChurnPointShowsTheConnectsServedAgainstThoseAskedAndTheReconnectP99() {
+        Progress p = atLevel25Connected(Profile.SESSIONS);
+        var own = ResultWritersTest.point(10, 30, 2.5);
+        var fanout = new sockbench.client.stats.LatencySummary(600, 9.0, 3.0, 1.0, 8.0, 12.0, 41.0, 50.0, 52.0);
+        org.HdrHistogram.Histogram reconnects = sockbench.client.stats.LatencySummary.newHistogram();
+        reconnects.recordValue(3_000);
+        var churn = sockbench.client.stats.ChurnRecord.of(5, 15, 14, 3.0, java.util.Map.of("timeout", 1), reconnects);
+        p.point(25, sockbench.client.stats.PointResult.builder().targetRate(10).durationS(3).sent(30).rtt(own.rtt())
+                .rttUncorrected(own.rtt()).state(own.state()).phase(own.phase()).fanout(fanout).churn(churn)
+                .build(), Profile.SESSIONS.plan());
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        String line = lines[lines.length - 1];
+        assertTrue(line.contains("churn 4.7 of 5 connects/s, reconnect p99 3.00 ms, 1 failed"), line);
+    }
+
+    @Test
     void theEtaOfALegacySweepIsCheapToCompute() {
         Progress p = atLevel25Connected(Profile.LEGACY);
         long t0 = System.nanoTime();
