@@ -77,6 +77,31 @@ class ChurnRunTest {
     }
 
     @Test
+    @Timeout(120)
+    void sockjsNodeServesTheChurnAndClosesFirstToo(@TempDir Path dir) throws Exception {
+        // sockjs-node (faye-websocket) answers the close on its own terms: the cycle must not depend
+        // on one server's way of ending a session.
+        try (RepoSockJsServer server = RepoSockJsServer.node(25)) {
+            Path out = dir.resolve("node-churn.json");
+            MainTest.Outcome o = MainTest.run("--url", server.url(), "--profile", "sessions", "--levels", "50",
+                    "--idle-hold-s", "0", "--max-rate", "2", "--churn", "20", "--out", out.toString());
+            assertEquals(0, o.exit(), o.err());
+            JsonNode doc = JSON.readTree(out.toFile());
+            long closes = 0;
+            for (JsonNode p : doc.get("levels").get(0).get("points")) {
+                JsonNode churn = p.get("churn");
+                assertEquals(10, churn.get("pool").asInt(), churn.toString());
+                assertEquals(0, churn.get("failures").size(), churn.toString());
+                assertTrue(churn.get("connects_per_s").asDouble() >= 9, churn.toString());
+                closes += churn.get("closes").asLong();
+            }
+            assertTrue(closes > 0);
+            assertTrue(timeWaitsOnLocalPort(server.port()) >= closes * 9 / 10,
+                    "server-side TIME_WAITs " + timeWaitsOnLocalPort(server.port()) + " for " + closes + " closes");
+        }
+    }
+
+    @Test
     void churnWithoutTheAllCopiesVerdictIsOneLineAndExitTwo() {
         MainTest.Outcome o = MainTest.run("--url", "http://127.0.0.1:1/broadcast", "--profile", "smoke",
                 "--churn", "5", "--out", "unused.json");
