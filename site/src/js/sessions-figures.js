@@ -40,10 +40,12 @@
    * The point measured at `rate` msgs/s (target within RATE_TOLERANCE) that
    * timed every copy; with several (a confirm re-run at that rate), the first
    * measured (lowest `order`): the ramp's own. null when the level has none.
+   * A point during which an agent was lost (state agent_lost) is never it:
+   * its p99 leaves out that agent's sessions.
    */
   function pointAtRate(points, rate = FIXED_RATE) {
     const near = (points || []).filter((p) => p.target_rate != null && Math.abs(p.target_rate - rate) <= rate * RATE_TOLERANCE &&
-      p.fanout_ms && p.fanout_ms.p99 != null);
+      p.state !== 'agent_lost' && p.fanout_ms && p.fanout_ms.p99 != null);
     if (near.length === 0) return null;
     return near.reduce((first, p) => ((p.order ?? Infinity) < (first.order ?? Infinity) ? p : first));
   }
