@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import sockbench.client.sweep.AgentLoss;
 import sockbench.client.sweep.AgentRecord;
 import sockbench.client.sweep.AgentSample;
 import sockbench.client.sweep.IdleSample;
@@ -50,6 +51,9 @@ public final class FleetLoadEngine implements LoadEngine {
     private long seq;
     private String lastReply = "0-0";
     private String lost;
+    private AgentLoss loss;
+    /** The command whose replies are awaited, for naming what a lost agent missed. */
+    private String awaiting = "";
 
     private FleetLoadEngine(RedisBus bus, String runId, PrintStream log, List<String> agents,
                             Map<String, Map<String, String>> registration) {
@@ -149,7 +153,7 @@ public final class FleetLoadEngine implements LoadEngine {
             if (f == null) {
                 int missing = SlotAssignment.clientIdsOf(n, i, agents.size()).size();
                 failed += missing;
-                reasons.merge("agent lost", missing, Integer::sum);
+                reasons.merge(AgentLoss.CONNECT_REASON, missing, Integer::sum);
                 continue;
             }
             connected += Integer.parseInt(f.get("connected"));
@@ -191,6 +195,11 @@ public final class FleetLoadEngine implements LoadEngine {
             Thread.currentThread().interrupt();
             return new IdleSample(0, 0, null, Map.of());
         }
+    }
+
+    @Override
+    public AgentLoss agentLoss() {
+        return loss;
     }
 
     @Override
@@ -263,6 +272,7 @@ public final class FleetLoadEngine implements LoadEngine {
         f.put("open_per_agent", join(openPerAgent));
         f.put("all_copies", Boolean.toString(req.allCopies()));
         long id = send(Protocol.POINT, f);
+        awaiting = Protocol.POINT;
         sleepUntil(s.windowStartNs());
         window.windowStarted();
         sleepUntil(s.windowEndNs());
@@ -365,6 +375,7 @@ public final class FleetLoadEngine implements LoadEngine {
 
     private Replies command(String type, Map<String, String> fields, List<String> from, long timeoutNs)
             throws InterruptedException {
+        awaiting = type;
         return await(send(type, fields), from, timeoutNs);
     }
 
@@ -412,6 +423,7 @@ public final class FleetLoadEngine implements LoadEngine {
     private void lose(String agent, String why) {
         if (lost == null) {
             lost = agent;
+            loss = new AgentLoss(agent, awaiting, why);
         }
         log.printf("sockbench: agent %s lost: %s%n", agent, why);
     }

@@ -37,14 +37,17 @@ public record ConnectRecord(Double ratePerS, Double achievedPerS, Map<String, In
         if (byReason.isEmpty()) {
             b.append(firstError == null ? "unknown" : firstError);
         } else {
-            // Most frequent reason first: the one to fix.
-            String reasons = byReason.entrySet().stream()
-                    .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
-                            .thenComparing(Map.Entry.comparingByKey()))
-                    .map(e -> e.getKey() + " (" + e.getValue() + ")")
-                    .reduce((x, y) -> x + ", " + y).orElse("");
-            b.append(reasons);
+            b.append(reasonsText(byReason));
         }
         return b.toString();
+    }
+
+    /** Failures by reason as {@code Too many open files (7), timeout (3)}: most frequent first, the one to fix. */
+    public static String reasonsText(Map<String, Integer> byReason) {
+        return byReason.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .map(e -> e.getKey() + " (" + e.getValue() + ")")
+                .reduce((x, y) -> x + ", " + y).orElse("");
     }
 }

@@ -20,7 +20,7 @@ import java.util.List;
  * @param clientCpuPct       client process CPU over the window, percent of one core
  * @param serverCpuPct       server process CPU over the window, percent of one core; null without a server pid
  * @param serverRssBytes     server resident set size at the end of the window, bytes; null without a server pid
- * @param state              ok, saturated or overloaded
+ * @param state              ok, saturated, overloaded, or agent_lost (an agent's share is missing: no verdict)
  * @param clientBoundReasons why the point measures the client ({@code send_rate}, {@code client_cpu}); empty if it does not
  * @param outOfOrder         own copies that came back out of send order (not in the schema: reported as a warning)
  * @param phase              ramp, confirm or refine (why the point was measured)

@@ -32,6 +32,11 @@ public interface LoadEngine extends AutoCloseable {
         return null;
     }
 
+    /** The agent this engine lost and what it missed, or null (a single process never loses one). */
+    default AgentLoss agentLoss() {
+        return null;
+    }
+
     /**
      * Connections of the level still open that take part in points: every one without churn; with a
      * churn pool the steady ones only (the pool's come and go and are never counted).

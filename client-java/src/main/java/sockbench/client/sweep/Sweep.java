@@ -109,7 +109,7 @@ public final class Sweep {
 
     private LevelResult runLevel(int n) throws InterruptedException {
         long t0 = System.nanoTime();
-        ConnectProgress cp = open(n);
+        ConnectProgress cp = open(n, null);
         double connectS = (System.nanoTime() - t0) / 1e9;
         progress.levelConnected(n, cp.connected(), cp.failed(), connectS);
         var plan = settings.plan();
@@ -145,7 +145,8 @@ public final class Sweep {
                     // socket) cannot decide this one.
                     engine.closeAll(1000);
                     sleepNs((long) (settings.plan().settleS() * 1e9));
-                    ConnectProgress again = open(n);
+                    ConnectProgress again = open(n, String.format(Locale.ROOT,
+                            "reopened for the %s point at rate %.1f/s", step.phase().jsonName(), step.rate()));
                     if (again.connected() == 0) {
                         endReason = "connect_failed";
                         break;
@@ -234,15 +235,23 @@ public final class Sweep {
         return idle;
     }
 
-    /** Opens the level's connections and warns when some fail. */
-    private ConnectProgress open(int n) throws InterruptedException {
+    /**
+     * Opens the level's connections and warns when some fail, or when an agent's share is missing
+     * because the agent was lost (then the warning names it, not a connect failure).
+     *
+     * @param reopenedFor why the level's sessions are opened again (a fresh point), or null for the level's opening
+     */
+    private ConnectProgress open(int n, String reopenedFor) throws InterruptedException {
         long perConnNs = (long) (settings.connectTimeoutS() * 1e9);
         // Openings are throttled, so the whole level may take longer than one timeout; bound it anyway.
         double rate = settings.plan().connectRatePerS();
         // Paced, the level takes n / rate seconds to start its connects: the bound grows with it.
         long pacedNs = rate > 0 ? (long) (n / rate * 1e9) : 0;
         ConnectProgress cp = engine.open(n, perConnNs + TimeUnit.SECONDS.toNanos(5) + n * 2_000_000L + pacedNs, rate);
-        String warning = ConnectRecord.warning(n, n, cp.connected(), cp.failed(), cp.failuresByReason(), cp.firstError());
+        AgentLoss loss = engine.agentLoss();
+        String warning = loss != null && cp.failuresByReason().containsKey(AgentLoss.CONNECT_REASON)
+                ? AgentLossText.connectWarning(n, reopenedFor, cp, loss)
+                : ConnectRecord.warning(n, n, cp.connected(), cp.failed(), cp.failuresByReason(), cp.firstError());
         if (warning != null) {
             warnings.add(warning);
         }
@@ -296,7 +305,9 @@ public final class Sweep {
         boolean allCopies = plan.allCopies();
         LatencySummary fanout = allCopies ? LatencySummary.of(c.fanoutMicros) : null;
         CompletionSummary completion = allCopies ? completionOf(c, m.measureCount(), sent, connected, n, rate) : null;
-        PointState state = allCopies
+        // A point missing an agent's share (or measured by nobody) is no verdict on the server, and
+        // its nulls and zeros must not read as an ok point to anyone who reads the state.
+        PointState state = m.agentLost() != null ? PointState.AGENT_LOST : allCopies
                 ? PointRules.classifyFanout(fanout, rttUncorrected.max(), lost, connectionsLost, t)
                 : PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
         // Messages whose connection had closed could not be sent by any client: judge the
@@ -326,8 +337,7 @@ public final class Sweep {
                     + "the host took CPU from this VM while the point was measured", where, stealPct, rules.stealWarnPct()));
         }
         if (m.agentLost() != null) {
-            warnings.add(String.format(Locale.ROOT, "%s: agent %s died or stopped answering during the point; "
-                    + "the point keeps the other agents' counts and the sweep stops here", where, m.agentLost()));
+            warnings.add(AgentLossText.pointWarning(where, m.agentLost(), engine.agentLoss(), !m.agents().isEmpty()));
         }
         ChurnRecord churn = churnPool.active()
                 ? ChurnRecord.of(churnPool.size(n), c.get(Count.CHURN_CLOSES), c.get(Count.CHURN_RECONNECTS), duration,

@@ -280,9 +280,64 @@ class FleetSweepTest {
             }
             assertNotNull(lostPoint);
             assertEquals(victimId, lostPoint.get("agent_lost").asText());
+            assertEquals("agent_lost", lostPoint.get("state").asText(),
+                    "a point missing an agent's share is no verdict on the server: " + lostPoint);
             assertEquals(1, lostPoint.get("agents").size(), "the surviving agent's part is kept");
             assertFalse(lostPoint.get("ok_strict").asBoolean());
             assertTrue(doc.get("warnings").toString().contains(victimId));
+        }
+    }
+
+    @Test
+    @Timeout(90)
+    void anAgentLostWhileSessionsAreClosedIsNamedAsLostNotAsFailedConnectsAndItsEmptyPointIsNotOk() throws Exception {
+        try (Fleet fleet = Fleet.start(tmp);
+             RedisBus watch = RedisBus.connect(fleet.redis.url())) {
+            List<Process> agents = List.of(fleet.agent("gone", "a1.log"), fleet.agent("gone", "a2.log"));
+            Path out = tmp.resolve("gone.json");
+            StringBuilder err = new StringBuilder();
+            var pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            var exit = pool.submit(() -> coordinator(err, "--url", fleet.server.url(), "--profile", "smoke",
+                    "--agents", "2", "--bus", fleet.redis.url(), "--run-id", "gone", "--out", out.toString()));
+            // Kill agent 2 as soon as the coordinator closes the first sessions (the end of level 2, or
+            // a reopening for a confirm point): every session had opened, the next opening misses its share.
+            boolean closing = false;
+            String last = "0-0";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (!closing && System.nanoTime() < deadline) {
+                for (RedisBus.Entry e : watch.read(Protocol.commands("gone"), last, 100)) {
+                    last = e.id();
+                    closing |= Protocol.CLOSE.equals(e.fields().get("type"));
+                }
+            }
+            assertTrue(closing, "the sweep never closed its sessions");
+            Process victim = agents.get(1);
+            String victimId = id(victim);
+            victim.destroyForcibly();
+            assertEquals(1, exit.get(60, TimeUnit.SECONDS), err.toString());
+            pool.shutdown();
+
+            JsonNode doc = JSON.readTree(out.toFile());
+            String warnings = doc.get("warnings").toString();
+            assertTrue(warnings.contains("agent " + victimId + " ("), warnings);
+            assertTrue(warnings.contains(" sessions) was lost while "), warnings);
+            assertFalse(warnings.contains("failed: agent lost"), "a lost agent's share is no connect failure: " + warnings);
+            assertTrue(warnings.contains("agent " + victimId + " had been lost before the point"), warnings);
+            JsonNode lostPoint = null;
+            for (JsonNode level : doc.get("levels")) {
+                for (JsonNode p : level.get("points")) {
+                    if (p.has("agent_lost")) {
+                        lostPoint = p;
+                    } else {
+                        assertEquals(2, p.get("agents").size(), "points before the loss were measured by both: " + p);
+                    }
+                }
+            }
+            assertNotNull(lostPoint, doc.toString());
+            assertEquals(victimId, lostPoint.get("agent_lost").asText());
+            assertEquals("agent_lost", lostPoint.get("state").asText(), "nothing was measured, so it is not ok");
+            assertEquals(0, lostPoint.get("sent").asLong());
+            assertFalse(lostPoint.get("ok_strict").asBoolean());
         }
     }
 
