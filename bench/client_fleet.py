@@ -35,13 +35,16 @@ class ClientFleet:
     """Context manager: the bus and N agents for one client run; a no-op for N = 1.
 
     java: the argv prefix that runs the client jar pinned to the client CPUs
-    (measure.java_command). log_dir: where each agent's stderr goes.
+    (measure.java_command). log_stem: each agent's stderr goes to `<log_stem>-agent-N.log`;
+    the runner passes its result file's path without `.json`, so every server and repetition
+    of a `make bench` keeps its own agents' logs (the same names for all of them let the next
+    run overwrite the logs that said why an agent died).
     """
 
-    def __init__(self, agents, java, log_dir, bus=None, agent_args=(), log=print):
+    def __init__(self, agents, java, log_stem, bus=None, agent_args=(), log=print):
         self.n = check_agents(agents)
         self.java = list(java)
-        self.log_dir = log_dir
+        self.log_stem = log_stem
         self.bus = bus
         self.agent_args = list(agent_args)
         self.log = log
@@ -64,13 +67,13 @@ class ClientFleet:
                 self.bus = self.redis.url
                 self.log(f"[start agents] private redis-server {self.redis.version} pid {self.redis.pid} on {self.bus} as the client bus")
             for i in range(self.n):
-                path = os.path.join(self.log_dir, f"agent-{i + 1}.log")
+                path = self.log_path(i + 1)
                 f = open(path, "w")
                 self._logs.append(f)
                 argv = self.java + ["agent", "--bus", self.bus, "--run-id", self.run_id, *self.agent_args]
                 self.procs.append(subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT))
             self.log(f"[start agents] {self.n} agents (pids {', '.join(str(p.pid) for p in self.procs)}) for run "
-                     f"{self.run_id}, logs {self.log_dir}/agent-N.log")
+                     f"{self.run_id}, logs {self.log_stem}-agent-N.log")
             self._wait_exec()
             self.sampler = GroupSampler([(p.pid, "agent") for p in self.procs])
             self.sampler.start()
@@ -78,6 +81,10 @@ class ClientFleet:
             self.__exit__(None, None, None)
             raise
         return self
+
+    def log_path(self, number):
+        """Agent `number`'s (from 1) log file."""
+        return f"{self.log_stem}-agent-{number}.log"
 
     def _wait_exec(self, timeout_s=5.0):
         # Popen forks (the child is still called as we are), the child execs taskset, which sets

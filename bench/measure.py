@@ -196,7 +196,7 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
             warm_up(config, f"{server.url}/broadcast", warmup)
         # AGENTS=N > 1: N agent processes (fresh per repetition) hold the connections.
         fleet = stack.enter_context(ClientFleet(agents=config.agents, java=java_command(config),
-                                                log_dir=os.path.dirname(out_path), bus=config.bus, log=log))
+                                                log_stem=os.path.splitext(out_path)[0], bus=config.bus, log=log))
         cmd = client_command(config, server, variant, out_path, extra_client_args,
                              server_pid=client_sampled_pid(processes)) + fleet.coordinator_args()
         if server_pids:

@@ -4,6 +4,7 @@ a real private redis-server as the bus, real agent JVMs. Checks the merged
 result, each agent's part of every point, and the runner's per-agent record."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -25,6 +26,11 @@ def test_two_agents_sweep_a_real_server_through_a_private_bus(tmp_path):
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
     assert "[start agents] 2 agents" in proc.stderr
+    # The agents' logs are named after the repetition's result file (scratch/<name>-1.json), so the next
+    # server's or repetition's agents cannot overwrite them; the start line names them.
+    logs = re.search(r"\[start agents\] 2 agents \(pids [^)]*\) for run \S+, logs (\S+)-agent-N\.log", proc.stderr)
+    assert logs, proc.stderr[-2000:]
+    assert re.fullmatch(re.escape(str(tmp_path)) + r"/scratch/repetitions-\w+/[\w.-]+-1", logs.group(1)), logs.group(1)
     assert "agents 2/2" in proc.stderr, "the progress line shows agents connected/expected"
     doc = load_result(proc.stdout.strip().splitlines()[-1])
     assert schema_errors(doc) == []
