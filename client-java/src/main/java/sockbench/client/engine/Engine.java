@@ -24,6 +24,12 @@ public final class Engine implements AutoCloseable {
 
     /** Default pause after a busy I/O round: 100 µs (see {@link IoLoop}). */
     public static final long DEFAULT_READ_COALESCE_NS = 100_000;
+    /**
+     * How long a call waits for each I/O thread to run a task before it gives up with an error (a
+     * thread that far behind is stuck); the fleet's coordinator gives an agent at least this per
+     * such wait before it calls the agent lost.
+     */
+    public static final long IO_THREAD_ANSWER_NS = 10_000_000_000L;
 
     /** Settings for an engine on {@code target}, each set by name; {@link Builder#start} opens the I/O threads. */
     public static Builder builder(Target target) {
@@ -334,7 +340,7 @@ public final class Engine implements AutoCloseable {
         List<T> out = new ArrayList<>();
         for (CompletableFuture<T> f : futures) {
             try {
-                out.add(f.get(10, TimeUnit.SECONDS));
+                out.add(f.get(IO_THREAD_ANSWER_NS, TimeUnit.NANOSECONDS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for an I/O thread", e);

@@ -21,6 +21,7 @@ import sockbench.client.sweep.LoadEngine;
 import sockbench.client.sweep.PointMeasurement;
 import sockbench.client.sweep.PointRequest;
 import sockbench.client.engine.ConnectProgress;
+import sockbench.client.engine.Engine;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.LevelResult;
@@ -173,7 +174,7 @@ public final class FleetLoadEngine implements LoadEngine {
     @Override
     public IdleSample idleSample() {
         try {
-            Replies r = command(Protocol.IDLE_SAMPLE, Map.of(), alive(), REPLY_SLACK_NS);
+            Replies r = command(Protocol.IDLE_SAMPLE, Map.of(), alive(), replyTimeoutNs(0, 3));
             long heartbeats = 0;
             int open = 0;
             Map<String, Integer> lostReasons = new TreeMap<>();
@@ -231,7 +232,7 @@ public final class FleetLoadEngine implements LoadEngine {
     @Override
     public int openConnections() {
         try {
-            Replies r = command(Protocol.OPEN_COUNT, Map.of(), alive(), REPLY_SLACK_NS);
+            Replies r = command(Protocol.OPEN_COUNT, Map.of(), alive(), replyTimeoutNs(0, 1));
             int[] open = new int[agents.size()];
             int total = 0;
             for (int i = 0; i < agents.size(); i++) {
@@ -249,8 +250,21 @@ public final class FleetLoadEngine implements LoadEngine {
 
     @Override
     public void closeAll(long graceMs) throws InterruptedException {
+        // The close, the last count of open sessions and the forced close each wait for the I/O threads (Engine.closeAll).
         command(Protocol.CLOSE, Map.of("grace_ms", Long.toString(graceMs)), alive(),
-                TimeUnit.MILLISECONDS.toNanos(graceMs) + REPLY_SLACK_NS);
+                replyTimeoutNs(TimeUnit.MILLISECONDS.toNanos(graceMs), 3));
+    }
+
+    /**
+     * How long the agents get to answer a command: what the agent's own handling may take before it
+     * gives up with an error ({@code ownNs}, plus {@code ioWaits} waits for its I/O threads, each
+     * bounded by Engine.IO_THREAD_ANSWER_NS), plus the reply slack. An agent holding 16,667
+     * sessions on a core it shares with five others is slow, not lost: with only grace + slack
+     * (11 s) for a close, a live agent was called lost after a 100,000-session point and the sweep
+     * stopped. A dead or stalled agent is still found within the heartbeat's time to live.
+     */
+    static long replyTimeoutNs(long ownNs, int ioWaits) {
+        return ownNs + ioWaits * Engine.IO_THREAD_ANSWER_NS + REPLY_SLACK_NS;
     }
 
     @Override
