@@ -51,11 +51,10 @@ serve-node: setup-node $(SCALEOUT_SETUP)
 TEST_TARGETS += test-conformance-node
 HELP_LINES   += "make test-conformance-node   the Python SockJS conformance suite against sockjs-node, fast and naive"
 .PHONY: test-conformance-node
-NODE_CONFORMANCE = SOCKBENCH_SERVER_CMD="node $(NODE_DIR)/broadcast.js $(1)" \
-	  PYTHONPATH=$(NODE_DIR)/tests/python-suite \
-	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_node_deviations $(CONFORMANCE_DIR)
+# Fast and naive at once (CONFORMANCE_SET), each with sockjs-node's
+# deviations as strict xfails (tests/python-suite).
+NODE_CONFORMANCE_EXTRA = PYTHONPATH=$(NODE_DIR)/tests/python-suite -p sockjs_node_deviations
 test-conformance-node: setup-node setup-python
-	@echo ">> conformance: sockjs-node, fast mode"
-	$(call NODE_CONFORMANCE,)
-	@echo ">> conformance: sockjs-node, naive mode (--naive)"
-	$(call NODE_CONFORMANCE,--naive)
+	$(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) \
+	  --run "conformance: sockjs-node, fast mode" "node $(NODE_DIR)/broadcast.js" $(NODE_CONFORMANCE_EXTRA) \
+	  --run "conformance: sockjs-node, naive mode (--naive)" "node $(NODE_DIR)/broadcast.js --naive" $(NODE_CONFORMANCE_EXTRA)

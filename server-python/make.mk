@@ -58,26 +58,23 @@ $(STAMPS)/python-pypy: $(PY_SETUP_DEPS) | $(STAMPS)
 	@$(call venv-complete-or-redone,$(VENV_PYPY),pypy3,$(call py-install-venv,$(VENV_PYPY),pypy))
 	@touch $@
 
-# $(call py-test,VENV): unit and server-specific tests once (the scale-out
-# ones against a real redis-server, docs/contract/make.mk), then the
-# server-agnostic conformance suite (docs/contract/conformance) against this
-# server once per usable codec (codecs installed but refused print why), and
-# once more in --naive mode with the default codec. Every run happens even if
-# one fails; the status says whether any did.
+# $(call py-test,VENV): unit and server tests on that interpreter (the
+# scale-out ones against a real redis-server, docs/contract/make.mk), then the
+# server-agnostic conformance suite against its server once per usable codec
+# (codecs installed but refused print why) and once in --naive mode with the
+# default codec, all at once (CONFORMANCE_SET). Every run happens even if one
+# fails; the status says whether any did.
 define py-test
 cd $(PY_DIR) && status=0 && \
 impl=$$($(1)/bin/python -c 'import platform; print(platform.python_implementation())') && \
 echo "--- $$impl: unit + server tests" && \
 { $(1)/bin/python -m pytest -q -p no:cacheprovider tests/unit tests/server || status=1; } && \
 codecs=$$($(1)/bin/python -m sockbench_server.codec_report) && \
-for codec in $$codecs; do \
-  echo "--- $$impl: conformance, --json $$codec"; \
-  SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --json $$codec" \
-    $(1)/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) || status=1; \
-done; \
-echo "--- $$impl: conformance, --naive (json)"; \
-SOCKBENCH_SERVER_CMD="$(1)/bin/python -m sockbench_server --naive" \
-  $(1)/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) || status=1; \
+set -- && for codec in $$codecs; do \
+  set -- "$$@" --run "$$impl: conformance, --json $$codec" "$(1)/bin/python -m sockbench_server --json $$codec"; \
+done && \
+{ $(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) "$$@" \
+    --run "$$impl: conformance, --naive (json)" "$(1)/bin/python -m sockbench_server --naive" || status=1; } && \
 exit $$status
 endef
 
@@ -86,7 +83,7 @@ test-python: test-python-cpython test-python-pypy
 test-python-cpython: $(STAMPS)/python-cpython setup-redis
 	@$(call py-test,$(VENV_CPYTHON))
 
-test-python-pypy: $(STAMPS)/python-pypy setup-redis
+test-python-pypy: $(STAMPS)/python-pypy $(STAMPS)/python-cpython setup-redis
 	@$(call py-test,$(VENV_PYPY))
 
 # SESSIONS=N: --sessions N, the open-files check at start (README "Many sessions").

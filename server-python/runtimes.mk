@@ -36,19 +36,19 @@ setup-python-runtimes:
 	done
 
 # The server-agnostic conformance suite (docs/contract/conformance) against each
-# runtime's server in both broadcast modes; every run happens even if one
-# fails, and the status says whether any did.
-test-python-runtimes: setup-python-runtimes setup-redis
-	@status=0; \
+# runtime's server in both broadcast modes, all runs at once (CONFORMANCE_SET);
+# every run happens even if one fails, and the status says whether any did.
+test-python-runtimes: setup-python-runtimes setup-redis $(STAMPS)/python-cpython
+	@set --; \
 	for rt in $(PY_RUNTIMES); do \
 	  if ! why=$$($(REGISTRY) requirement $$rt 2>&1 >/dev/null); then \
 	    echo "--- $$rt: conformance skipped: $$why"; continue; \
 	  fi; \
 	  venv=$(ROOT)/.venv-$$rt; \
+	  version=$$($$venv/bin/python -c 'import platform; print(platform.python_version())'); \
 	  for mode in "" --naive; do \
-	    echo "--- $$rt ($$($$venv/bin/python -c 'import platform; print(platform.python_version())')): conformance$${mode:+, $$mode}"; \
-	    ( cd $(PY_DIR) && SOCKBENCH_SERVER_CMD="$$venv/bin/python -m sockbench_server $$mode" \
-	        $$venv/bin/python -m pytest -q -p no:cacheprovider $(CONFORMANCE_DIR) ) || status=1; \
+	    set -- "$$@" --run "$$rt ($$version): conformance$${mode:+, $$mode}" "$$venv/bin/python -m sockbench_server $$mode"; \
 	  done; \
 	done; \
-	exit $$status
+	if [ $$# -eq 0 ]; then exit 0; fi; \
+	cd $(PY_DIR) && $(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) "$$@"

@@ -19,7 +19,10 @@ def smoke_run(servers: List[str], out_dir, server_cpu: str, repeat: int = 1, ext
     e.g. ``["--server", "cpython"]``) with ``repeat`` repetitions (>= 1),
     ``extra`` options, the server pinned to ``server_cpu`` (a CPU list) and
     the result written to ``out_dir``; ``client_timeout_s`` and the whole
-    run's ``timeout_s`` in seconds. Returns (process, result path, result)."""
+    run's ``timeout_s`` in seconds. Returns (process, result path, result).
+
+    Only test_smoke_e2e's one-server runs keep the runner's warm-up pass (~9 s a
+    run); other callers pass ``--no-server-warmup`` since they test something else."""
     cmd = [sys.executable, RUN_BENCH, *servers, "--profile", "smoke", "--repeat", str(repeat), *extra,
            "--port", "0", "--server-cpu", server_cpu, "--out-dir", str(out_dir),
            "--client-timeout", str(client_timeout_s)]

@@ -10,6 +10,7 @@ import sys
 import churn
 from cpus import available_cpus
 from results_io import flow_problems, load_result, schema_errors
+from short_sweeps import SATURATING_SWEEP
 from run_bench import DEFAULT_JAR
 
 RUN_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "run_bench.py")
@@ -23,7 +24,7 @@ def _run_bench(*args, timeout_s=60):
 def test_a_churn_run_records_the_storm_per_point_and_the_others_copies_only(tmp_path):
     server_cpu = str(available_cpus()[0])
     proc = _run_bench("--server", "cpython", "--profile", "sessions", "--levels", "200,400", "--repeat", "1",
-                      "--churn", "5%", "--server-cpu", server_cpu, "--client-args", "--idle-hold-s 2",
+                      "--churn", "5%", "--server-cpu", server_cpu, "--client-args", SATURATING_SWEEP, "--no-server-warmup",
                       "--out-dir", str(tmp_path), "--client-timeout", "480", timeout_s=600)
     assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
     assert "levels 200,400, churn 5 % of the sessions a second" in proc.stderr

@@ -27,7 +27,8 @@ def test_smoke_run_on_cpython_3_13_names_its_runtime(tmp_path):
     if missing:
         pytest.skip(f"{NEWER.name}: missing {missing}")
     assert os.path.exists(NEWER.argv[0]), "make test-bench installs .venv-cpython3.13 (setup-python-runtimes)"
-    _, out_path, doc = smoke_run(["--servers", NEWER.name], tmp_path, str(available_cpus()[0]))
+    _, out_path, doc = smoke_run(["--servers", NEWER.name], tmp_path, str(available_cpus()[0]),
+                                 extra=["--no-server-warmup"])
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython3.13-json-fast.json")
     assert doc["schema"] == "sockbench.result/5" and doc["server"]["entry"] == "cpython3.13-fast"
     assert doc["server"]["runtime"] == "cpython" and doc["server"]["runtime_version"].startswith("3.13.")

@@ -11,16 +11,14 @@ from results_io import load_result, schema_errors
 from run_bench import client_profiles_for, parse_args
 from session_groups import measure_groups
 from sessions import LevelGroup
+from short_sweeps import PLUMBING_SWEEP
 
-#: Short points and a 1 s hold: the test checks the runner's plumbing, not the figures.
-SHORT_SWEEP = ("--idle-hold-s 1 --start-rate 50 --max-rate 200 --step 0.5 --warmup 0.2 --settle 0.2 "
-               "--refine-steps 0 --no-confirm")
 
 
 def test_two_level_groups_become_one_repetition_with_each_levels_processes(tmp_path):
     config = parse_args(["--server", "cpython", "--profile", "sessions", "--port", "0",
-                         "--server-cpu", str(available_cpus()[0]), "--client-args", SHORT_SWEEP,
-                         "--out-dir", str(tmp_path)])
+                         "--server-cpu", str(available_cpus()[0]), "--client-args", PLUMBING_SWEEP,
+                         "--no-server-warmup", "--out-dir", str(tmp_path)])
     _, _, warmup = client_profiles_for(config, True, usage_error=AssertionError)
     groups = [LevelGroup((40,), 1, 1), LevelGroup((60,), 2, 2)]
     out_path = str(tmp_path / "cpython-fast-1.json")

@@ -1,5 +1,5 @@
 """The sessions profile end to end, as `make bench-cpython PROFILE=sessions LEVELS=200,400
-CLIENT_ARGS='--idle-hold-s 2'` runs it: a real server, the real client, one result file whose levels carry
+CLIENT_ARGS='...'` runs it with short points (short_sweeps.py): a real server, the real client, one result file whose levels carry
 the idle record, the all-copies timing and the fan-out saturation; and the refusals that stop a run before
 anything starts (they need the client jar only to list its profiles)."""
 
@@ -9,6 +9,7 @@ import sys
 
 from cpus import available_cpus
 from results_io import flow_problems, load_result, schema_errors
+from short_sweeps import SATURATING_SWEEP
 
 RUN_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "run_bench.py")
 
@@ -21,7 +22,7 @@ def _run_bench(*args, timeout_s=60):
 def test_a_sessions_run_records_idle_memory_every_copy_and_the_fanout_saturation_per_level(tmp_path):
     server_cpu = str(available_cpus()[0])
     proc = _run_bench("--server", "cpython", "--levels", "200,400", "--repeat", "1", "--server-cpu", server_cpu,
-                      "--client-args", "--idle-hold-s 2", "--out-dir", str(tmp_path), "--client-timeout", "480",
+                      "--client-args", SATURATING_SWEEP, "--no-server-warmup", "--out-dir", str(tmp_path), "--client-timeout", "480",
                       timeout_s=600)
     assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
     # What the runner chose is said before it runs and kept in the result.

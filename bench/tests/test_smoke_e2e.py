@@ -66,7 +66,7 @@ def test_two_workers_with_a_private_broker(tmp_path):
     repetition, both workers pinned to the server's CPU list, every serving process sampled."""
     cpus = available_cpus()
     server_cpu = ",".join(map(str, cpus[:2]))
-    _, out_path, doc = smoke_run(["--server", "cpython"], tmp_path, server_cpu, extra=["--workers", "2"],
+    _, out_path, doc = smoke_run(["--server", "cpython"], tmp_path, server_cpu, extra=["--workers", "2", "--no-server-warmup"],
                                  client_timeout_s=120, timeout_s=240)
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython-json-fast-w2.json")
     assert doc["server"]["workers"] == 2 and doc["server"]["ready"]["workers"] == "2"

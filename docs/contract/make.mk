@@ -5,6 +5,8 @@
 #
 #   CONTRACT_DIR     docs/contract: the sockbench_contract package and the data tables
 #   CONFORMANCE_DIR  the one SockJS conformance suite, run by every server's tests
+#   CONFORMANCE_SET  runs that suite against several servers at once (run-conformance-set.sh)
+#   CONFORMANCE_PYTHON  the interpreter running the suite: .venv-cpython's (needs $(STAMPS)/python-cpython)
 #   REGISTRY         the server registry's make-facing CLI (bench's serve/bench rules, runtime installs)
 #   make test-contract   the contract folder's own tests (READY cases, schema, layering)
 #
@@ -21,6 +23,8 @@
 
 CONTRACT_DIR    := $(ROOT)/docs/contract
 CONFORMANCE_DIR := $(CONTRACT_DIR)/conformance
+CONFORMANCE_SET := $(CONTRACT_DIR)/run-conformance-set.sh
+CONFORMANCE_PYTHON := $(ROOT)/.venv-cpython/bin/python
 # What make asks the server registry (server-registry.json): list, installs,
 # argv, requirement. The system python3: it runs before any venv exists.
 REGISTRY        := python3 $(CONTRACT_DIR)/sockbench_contract/registry_cli.py

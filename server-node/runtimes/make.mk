@@ -45,23 +45,26 @@ setup-js-runtimes:
 # sockjs-node's deviations and the runtime's own (SOCKBENCH_JS_RUNTIME) as
 # strict xfails (tests/python-suite). The fast entry gets the whole suite; the
 # naive one the cases where the broadcast algorithm matters (delivery, bad
-# frames, the goodbye), which keeps the six runs near two minutes. An entry
+# frames, the goodbye). The runs go at once (CONFORMANCE_SET). An entry
 # whose runtime does not run here is skipped with the reason. Every run
 # happens even if one fails; the status says whether any did.
 JS_RUNTIME_NAIVE_CASES := Broadcast or stop_closes or bad_frame
 test-js-runtimes: setup-node setup-python setup-js-runtimes
-	@status=0; \
+	@set --; \
 	for entry in $(JS_RUNTIME_ENTRIES); do \
 	  prefix=$${entry%-*}; runtime=$${prefix%26}; \
 	  if ! why=$$(node $(JS_RUNTIMES_DIR)/check.js $$runtime 2>&1); then \
 	    echo "--- $$entry: conformance skipped: $$why"; continue; \
 	  fi; \
 	  launch=$$(python3 $(JS_RUNTIMES_DIR)/launch.py $$entry) || { status=1; continue; }; \
-	  case $$entry in *-naive) cases=(-k "$(JS_RUNTIME_NAIVE_CASES)"); what="broadcast cases";; *) cases=(); what="whole suite";; esac; \
-	  echo "--- $$entry: conformance, $$what"; \
-	  ( cd $(ROOT)/server-python && SOCKBENCH_SERVER_CMD="$$launch" SOCKBENCH_JS_RUNTIME=$$prefix \
-	      PYTHONPATH=$(NODE_DIR)/tests/python-suite $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider \
-	      -p sockjs_node_deviations "$${cases[@]}" $(CONFORMANCE_DIR) ) \
-	    || status=1; \
+	  set -- "$$@" --run; \
+	  case $$entry in \
+	    *-naive) set -- "$$@" "$$entry: conformance, broadcast cases" "$$launch" -k "$(JS_RUNTIME_NAIVE_CASES)";; \
+	    *) set -- "$$@" "$$entry: conformance, whole suite" "$$launch";; \
+	  esac; \
+	  set -- "$$@" SOCKBENCH_JS_RUNTIME=$$prefix PYTHONPATH=$(NODE_DIR)/tests/python-suite -p sockjs_node_deviations; \
 	done; \
-	exit $$status
+	if [ $$# -gt 0 ]; then \
+	  cd $(ROOT)/server-python && $(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) "$$@" || status=1; \
+	fi; \
+	exit $${status:-0}

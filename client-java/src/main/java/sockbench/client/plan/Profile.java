@@ -71,17 +71,14 @@ public enum Profile {
     /**
      * Sessions at scale: 1,000 to 100,000 websocket sessions per level, each level opened at a paced
      * 2,000 connects/s, held idle for 30 s (longer than SockJS's 25 s default heartbeat, so every
-     * session gets one: memory per session, idle CPU), then ramped ×2 from 1 msg/s judged by the
+     * session gets one: memory per session, idle CPU), then ramped from 1 msg/s and judged by the
      * latency of EVERY copy (all-copies p99), since at these sizes the fan-out, not the sender's own
      * copy, is what a user waits for. Levels above one process's share need agents and workers
-     * (the runner groups them).
-     */
-    /**
-     * Sessions at scale. The ramp is ×√5 from 1 msg/s, every level and every repetition from the
-     * start (no adaptive or later-repetition start): the grid 1, 2.24, 5, 11.2, 25, … passes
-     * 5 msgs/s at every level, the fixed rate at which the all-copies p99 is compared across
-     * levels (19,000 sessions × 5 msgs/s = 95,000 copies/s), and the climb from 1 msg/s costs
-     * only a few short points at these rates. Points are judged by every copy's p99.
+     * (the runner groups them). The ramp is ×√5, every level and every repetition from the start
+     * (no adaptive or later-repetition start): the grid 1, 2.24, 5, 11.2, 25, … passes 5 msgs/s at
+     * every level, the fixed rate at which the all-copies p99 is compared across levels (19,000
+     * sessions × 5 msgs/s = 95,000 copies/s), and the climb from 1 msg/s costs only a few short
+     * points at these rates.
      */
     SESSIONS(new Spec("Sessions at scale: 1,000 to 100,000 sessions, paced connect (2,000/s), 30 s idle hold, x sqrt(5) steps from 1 msg/s (through 5 msgs/s at every level) judged by every copy's p99, 2 s points + 0.5 s settle")
             .plan(p -> p.levels(1000, 2000, 5000, 10000, 19000, 50000, 100000).geometric(Math.sqrt(5)).startRate(1)

@@ -202,7 +202,7 @@ class SweepIntegrationTest {
     void connectionsLostBetweenPointsAreChargedToTheNextPoint() throws Exception {
         try (BroadcastTestServer server = BroadcastTestServer.startNew(0)) {
             // window ~0.3-0.8 s after the level opens, then a 1.5 s settle: the server closes in between.
-            SweepPlan plan = doubling(List.of(3)).startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(1000).build();
+            SweepPlan plan = doubling(List.of(3)).startRate(20).stepS(0.5).settleS(1.5).warmupS(0.2).maxRate(80).build();
             SweepSettings settings = settingsFor(plan).build();
             Thread closer = goAwayAfter(server, 1500);
             List<LevelResult> levels = runSockJs(server, settings);
