@@ -26,14 +26,10 @@ summary page, one per algorithm group), at `--level N` clients or by default
 at each group's highest level where every run has a figure.
 
 Runs of the sessions profile (docs/sessions.md) are judged on every copy: their
-saturation is the fan-out saturation in copies/s, not a throughput figure, so
-they are never put in the throughput matrix or verdict. They get their own
-ranking per level instead, by the same rule (`verdict`: a difference only where
-the min-max ranges over repetitions do not overlap, a floor below another figure
-never ranked as the server's limit), within one mode and one churn setting (a
-coalescing server's copies/s are not a one-frame-per-message server's, and a run
-under a reconnect storm is not a plain run); a level with no ok point is named
-as such. Two sessions files get the fan-out figures side by side.
+saturation is the fan-out saturation in copies/s, so they are never put in the
+throughput matrix or verdict. They get their own ranking per level
+(compare_sessions.py), by the same rule (level_ranges.py); two sessions files
+get the fan-out figures side by side.
 """
 
 import glob
@@ -44,10 +40,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
-from churn import run_pct as churn_pct  # noqa: E402  (the one reader of parameters.churn_pct)
-from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes, server_sampled  # noqa: E402
+from compare_sessions import fanout_compare_table, fanout_ranking, is_sessions_run, sessions_tables  # noqa: E402
+from floors import server_sampled  # noqa: E402
+from level_ranges import (floor_notes, level_range, levels_by_concurrency, median_ratio, run_name,  # noqa: E402
+                          runs_note, verdict)
 from results_io import load_result, scale_out_tag  # noqa: E402
-from sessions_text import _si, mode_text, sessions_table  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -58,44 +55,6 @@ RATE_MATCH = 0.005  # target rates within 0.5 % count as the same step of the ra
 DEFAULT_BASE = "sockjs-tornado-cpython"
 
 
-def _levels(doc):
-    return {level["concurrency"]: level for level in doc["levels"]}
-
-
-def level_range(level, sampled=True):
-    """{median, min, max, runs, client_bound, floor, limit} of a level's saturation received/s; None without
-    a figure. floor: bench/floors.py's reasons ([]: the server's limit); limit: its own-limit label ([]: none).
-
-    A file without repetitions (or with one) has min = max = median and runs = 1. sampled:
-    floors.server_sampled of the level's file (False: its floors are judged from the client's side).
-    """
-    sat = level.get("saturation") if level else None
-    if not sat:
-        return None
-    spread = sat.get("spread") or {"min": sat["received_per_s"], "median": sat["received_per_s"],
-                                    "max": sat["received_per_s"]}
-    runs = level.get("runs") or [level]
-    return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
-            "runs": level.get("repetitions", 1),
-            "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
-            "floor": level_floor_reasons(level, sampled), "limit": limit_notes(level, sampled)}
-
-
-def verdict(ra, rb):
-    """How B stands against A: 'within noise' when the min-max ranges overlap, else 'B higher'/'B lower';
-    'single run' when either side has one repetition (no range to judge by); '—' without figures."""
-    if ra is None or rb is None:
-        return "—"
-    if ra["runs"] < 2 or rb["runs"] < 2:
-        return "single run: noise unknown"
-    if ra["min"] <= rb["max"] and rb["min"] <= ra["max"]:
-        return "within noise"
-    lower, name = (ra, "A") if rb["min"] > ra["max"] else (rb, "B")
-    if lower.get("floor"):
-        return f"{name} is a floor: no verdict"
-    return "B higher" if rb["min"] > ra["max"] else "B lower"
-
-
 def _fmt_range(r):
     if r is None:
         return "—"
@@ -103,10 +62,6 @@ def _fmt_range(r):
     if r["runs"] > 1:
         text += f" ({r['min']:,.0f}–{r['max']:,.0f})"
     return text + (" †" if r["client_bound"] else "")
-
-
-def _ratio(ra, rb):
-    return rb["median"] / ra["median"] if ra and rb and ra["median"] else None
 
 
 def _sat_point(level):
@@ -141,12 +96,6 @@ def _fmt_ms(value):
     return "—" if value is None else f"{value:,.1f}"
 
 
-def _runs_note(doc, name):
-    reps = max((lv.get("repetitions", 1) for lv in doc["levels"]), default=1)
-    return f"{name}: {doc['label']} ({doc['run_id']}; " + (
-        f"median of {reps} repetitions)" if reps > 1 else "a single run: no spread, differences cannot be told from noise)")
-
-
 def _setup_words(tag):
     if tag == "one process":
         return tag
@@ -164,10 +113,10 @@ def compare_table(a, b):
             raise ValueError(f"{which} is a sessions run (fan-out saturation in copies/s) and the other is not "
                              "(saturation in msgs/s): their figures are different verdicts, not comparable")
         return fanout_compare_table(a, b)
-    la, lb = _levels(a), _levels(b)
+    la, lb = levels_by_concurrency(a), levels_by_concurrency(b)
     lines = [
-        _runs_note(a, "A"),
-        _runs_note(b, "B"),
+        runs_note(a, "A"),
+        runs_note(b, "B"),
         "",
         "| clients | A sat. msgs/s median (min–max) | B sat. msgs/s median (min–max) | B/A | B vs A "
         "| common rate msgs/s | A p99 ms | B p99 ms | A RSS MB | B RSS MB |",
@@ -181,7 +130,7 @@ def compare_table(a, b):
     for n in sorted(set(la) | set(lb)):
         ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
         any_cb = any_cb or any(r and r["client_bound"] for r in (ra, rb))
-        ratio = _ratio(ra, rb)
+        ratio = median_ratio(ra, rb)
         common = common_ok_rate(la[n], lb[n]) if n in la and n in lb else None
         rate, p99a, p99b = ("—", None, None) if not common else (
             f"{common[0]:,.0f}", common[1]["rtt_ms"]["p99"], common[2]["rtt_ms"]["p99"])
@@ -191,142 +140,9 @@ def compare_table(a, b):
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
-    lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
-    lines += _sessions_tables([a, b])
+    lines += floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
+    lines += sessions_tables([a, b])
     return "\n".join(lines)
-
-
-def is_sessions_run(doc):
-    """Whether `doc` is judged on every copy (the sessions profile, or all_copies): its saturation is the
-    fan-out saturation in copies/s (site/src/js/sessions-figures.js isSessionsResult, the same predicate)."""
-    parameters = doc.get("parameters") or {}
-    return parameters.get("profile") == "sessions" or parameters.get("all_copies") is True
-
-
-def _churn_words(doc):
-    pct = churn_pct(doc)
-    return f", churn {pct:g} %" if pct else ""
-
-
-#: How `verdict(lower, higher)` reads between two neighbours of a ranking, high to low.
-_RANK_SYMBOLS = {"B higher": ">", "within noise": "≈"}
-
-
-def _fmt_copies(r):
-    """"≥ 94.2 k (75.4 k–118 k)" or "4.23 M (single run)": a fan-out figure in copies/s with its range."""
-    text = ("≥ " if r["floor"] else "") + _si(r["median"])
-    text += f" ({_si(r['min'])}–{_si(r['max'])})" if r["runs"] > 1 else " (single run)"
-    return text + (" †" if r["client_bound"] else "")
-
-
-def fanout_ranking(docs):
-    """Markdown lines ranking the fan-out saturation of sessions runs per level, one table per mode and churn
-    setting; [] when no doc is a sessions run. Between neighbours (high to low): ">" only where `verdict`
-    says the higher one is higher (both repeated, ranges apart, the lower one no floor), "≈" within noise,
-    "?" not ranked (a single run, or the lower figure a floor)."""
-    runs = [d for d in docs if is_sessions_run(d)]
-    if not runs:
-        return []
-    groups = {}
-    for d in runs:
-        groups.setdefault((mode_text(d), churn_pct(d)), []).append(d)
-    out = ["Fan-out saturation per level (sessions runs, judged on every copy: copies/s delivered with every "
-           "copy's p99 under 200 ms), median (min–max) over repetitions, ranked high to low: > only where the "
-           "min–max ranges do not overlap and the lower figure is the server's limit; ≈ within noise; ? not "
-           "ranked (a single run, or a floor below); ≥ a floor, not the server's limit; † client-bound in at "
-           "least one repetition."]
-    for (mode, _), group in groups.items():
-        names = [run_name(d) for d in group]
-        names = [n if names.count(n) == 1 else f"{n} ({d['run_id']})" for n, d in zip(names, group)]
-        out += ["", f"Mode {mode}{_churn_words(group[0])}:", "", "| sessions | ranking | no ok point |",
-                "| ---: | --- | --- |"]
-        for n in sorted({lv["concurrency"] for d in group for lv in d["levels"]}):
-            ranked, none = [], []
-            for name, d in zip(names, group):
-                level = _levels(d).get(n)
-                if level is None:
-                    continue
-                r = level_range(level, server_sampled(d))
-                if r is None:
-                    none.append(name)
-                else:
-                    ranked.append((name, r))
-            ranked.sort(key=lambda e: (-e[1]["median"], e[0]))
-            chain = ""
-            for i, (name, r) in enumerate(ranked):
-                if i:
-                    chain += f" {_RANK_SYMBOLS.get(verdict(r, ranked[i - 1][1]), '?')} "
-                chain += f"{name} {_fmt_copies(r)}"
-            out.append(f"| {n:,} | {chain or '—'} | {', '.join(none) or '—'} |")
-    return out
-
-
-def fanout_compare_table(a, b):
-    """The Markdown table comparing two sessions runs level by level: each fan-out saturation in copies/s
-    (median, min–max), B/A and B vs A by `verdict`; then the ranking notes, floors and each run's table."""
-    la, lb = _levels(a), _levels(b)
-    if churn_pct(a) != churn_pct(b):
-        note = [f"Different churn: A {churn_pct(a):g} %, B {churn_pct(b):g} % of sessions reconnecting per "
-                "second; B vs A is what the reconnect storm costs, not a server comparison.", ""]
-    else:
-        note = []
-    lines = [_runs_note(a, "A") + _churn_words(a), _runs_note(b, "B") + _churn_words(b), ""] + note + [
-        "| sessions | A fan-out copies/s median (min–max) | B fan-out copies/s median (min–max) | B/A | B vs A |",
-        "| ---: | ---: | ---: | ---: | --- |"]
-    for n in sorted(set(la) | set(lb)):
-        ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
-        cells = [("no ok point" if n in levels else "not run") if r is None else _fmt_copies(r)
-                 for r, levels in ((ra, la), (rb, lb))]
-        ratio = _ratio(ra, rb)
-        lines.append(f"| {n:,} | {cells[0]} | {cells[1]} | {'—' if ratio is None else f'{ratio:.2f}'} | {verdict(ra, rb)} |")
-    lines += ["", "Fan-out saturation: copies/s delivered with every copy's p99 under 200 ms (the sessions profile's "
-              "verdict). B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
-    lines += _floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
-    lines += _sessions_tables([a, b])
-    return "\n".join(lines)
-
-
-def _sessions_tables(docs):
-    """The sessions table of each run that has sessions levels (bench/sessions_text.py), [] when none has."""
-    out = []
-    for doc in docs:
-        table = sessions_table(doc, server_sampled(doc))
-        if table:
-            out += [""] + table
-    return out
-
-
-def _floor_notes(named_levels):
-    """One line per floor figure: which run, which level, why (bench/floors.py); one per figure that was
-    the server's own limit below full CPU, with its label; one line per run whose server was not sampled.
-    named_levels: [(name, {concurrency: level}, server sampled)]."""
-    notes = []
-    for name, levels, sampled in named_levels:
-        if not sampled:
-            notes.append(f"{name}: {NOT_SAMPLED_NOTE}.")
-        for n in sorted(levels):
-            reasons = level_floor_reasons(levels[n], sampled)
-            if reasons and levels[n].get("saturation"):
-                notes.append(f"≥ {name} at {n} clients is a floor: {'; '.join(reasons)}.")
-            if levels[n].get("saturation"):
-                notes += [f"{name} at {n} clients: {note}." for note in limit_notes(levels[n], sampled)]
-    return ([""] + notes) if notes else []
-
-
-def run_name(doc):
-    """The name `make bench SERVERS=` uses for this run: its registry entry (server.entry, e.g.
-    `cpython3.12-fast`, docs/contract/server-registry.json) when the file records one; for older files
-    `<runtime>-<mode>` (e.g. `node-naive`) for our servers and server-node, `<server>-<runtime>`
-    (e.g. `sockjs-tornado-pypy`) for a peer. A scaled-out run adds its tag (`pypy-fast-w2`,
-    `node-fast-w1-broker`: results_io.scale_out_tag), so it is never mistaken for the one-process
-    run of the same server."""
-    server = doc["server"]
-    tag = scale_out_tag(server)
-    if server.get("entry"):
-        return server["entry"] + (f"-{tag}" if tag else "")
-    if server.get("peer"):
-        return f"{server['name']}-{server['runtime']}"
-    return f"{server['runtime']}-{server.get('mode') or 'na'}" + (f"-{tag}" if tag else "")
 
 
 def pick_base(docs, base):
@@ -362,8 +178,8 @@ def matrix_table(docs, base=None):
     sessions_docs = [d for _, d in docs if is_sessions_run(d)]
     docs = [(p, d) for p, d in docs if not is_sessions_run(d)]
     if not docs:
-        return "\n".join(fanout_ranking(sessions_docs) + _sessions_tables(sessions_docs))
-    tail = ([""] + fanout_ranking(sessions_docs) + _sessions_tables(sessions_docs)) if sessions_docs else []
+        return "\n".join(fanout_ranking(sessions_docs) + sessions_tables(sessions_docs))
+    tail = ([""] + fanout_ranking(sessions_docs) + sessions_tables(sessions_docs)) if sessions_docs else []
     return "\n".join([_throughput_matrix(docs, base)] + tail)
 
 
@@ -376,19 +192,19 @@ def _throughput_matrix(docs, base):
            "in at least one repetition; ≥ a floor, not the server's limit (why: below the tables).",
            "", head, rule]
     for _, d in docs:
-        lv = _levels(d)
+        lv = levels_by_concurrency(d)
         out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n), server_sampled(d)))
                                                       for n in levels) + " |")
-    base_levels = _levels(base_doc)
+    base_levels = levels_by_concurrency(base_doc)
     out += ["", f"Against the baseline {base_doc['label']} ({os.path.basename(base_path)}): median ratio; "
             "≈ = the ranges overlap (within noise), ? = a single run on either side (noise unknown), "
             "≥ = the lower figure is a floor (no verdict).", "", head, rule]
     for _, d in docs:
-        lv = _levels(d)
+        lv = levels_by_concurrency(d)
         cells = []
         for n in levels:
             ra, rb = level_range(base_levels.get(n), server_sampled(base_doc)), level_range(lv.get(n), server_sampled(d))
-            ratio = _ratio(ra, rb)
+            ratio = median_ratio(ra, rb)
             if ratio is None:
                 cells.append("—")
                 continue
@@ -396,8 +212,8 @@ def _throughput_matrix(docs, base):
             mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else (" ≥" if "floor" in v else ""))
             cells.append(f"{ratio:.2f}{mark}")
         out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
-    out += _floor_notes([(d["label"], _levels(d), server_sampled(d)) for _, d in docs])
-    out += _sessions_tables([d for _, d in docs])
+    out += floor_notes([(d["label"], levels_by_concurrency(d), server_sampled(d)) for _, d in docs])
+    out += sessions_tables([d for _, d in docs])
     return "\n".join(out)
 
 

@@ -37,8 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
-from compare import level_range  # noqa: E402
-from floors import level_floor_reasons, server_sampled  # noqa: E402
+from level_ranges import level_range  # noqa: E402
+from floors import server_sampled  # noqa: E402
 from results_io import load_result  # noqa: E402
 from sessions_text import sessions_table  # noqa: E402
 from sockbench_contract.registry import load as load_registry  # noqa: E402

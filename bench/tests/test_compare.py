@@ -2,7 +2,8 @@
 
 import pytest
 
-from compare import compare_table, default_base, level_range, main, matrix_table, pick_base, run_name, verdict
+from compare import compare_table, default_base, main, matrix_table, pick_base
+from level_ranges import level_range, run_name, verdict
 from factories import doc, level
 from merge import merge_repetitions
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from compare import compare_table, fanout_ranking, is_sessions_run, main, matrix_table
+from compare import compare_table, main, matrix_table
+from compare_sessions import fanout_ranking, is_sessions_run
 from factories import doc, level
 from merge import merge_repetitions
 
