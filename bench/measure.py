@@ -181,8 +181,10 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
                 f"CPU {format_cpu_list(redis.cpus) if redis.cpus else 'not pinned'}")
         argv = variant_argv(config, variant, redis.url if redis else None)
         log(f"[start server] {' '.join(argv)} on CPU {format_cpu_list(config.server_cpus)}")
+        # A slow stop does not void the sweep just measured: it is reported below (at 100,000
+        # sessions CPython's workers took 2.4 s to close theirs on one core, past the 2 s contract).
         server = stack.enter_context(ServerProcess(argv, cpus=config.server_cpus, log_path=log_path,
-                                                   ready_timeout_s=config.ready_timeout_s))
+                                                   ready_timeout_s=config.ready_timeout_s, slow_stop_is_error=False))
         log(f"[wait for READY] {server.ready_line}")
         mismatches = variant.ready_mismatches(server.fields)
         if mismatches:
@@ -247,7 +249,11 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         if waited >= 1.0 or not quiet:
             log(f"[stop server] waited {waited:.1f} s for the server to finish closing the client's sessions"
                 + ("" if quiet else " (still busy; stopping anyway)"))
-    log(f"[stop server] stopped cleanly; server log: {log_path}")
+    if server.slow_stop_s is None:
+        log(f"[stop server] stopped cleanly; server log: {log_path}")
+    else:
+        log(f"[stop server] stopped, but {server.slow_stop_s:.1f} s after SIGTERM (contract: 2 s); "
+            f"the measured figures stand; server log: {log_path}")
 
     hz = clock_ticks_per_s()
     extra = {}
@@ -265,6 +271,9 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
     client_ticks = round((children_after - children_before) * hz)
     host, warnings = host_report(stat_before, stat_after, config.server_cpus, config.client_cpus, server_ticks,
                                    client_ticks)
+    if server.slow_stop_s is not None:
+        warnings.append(f"the server took {server.slow_stop_s:.1f} s to exit after SIGTERM, past the contract's "
+                        "2 s (docs/protocol.md): its goodbye to every session was slow; the sweep's figures stand")
     record = {
         "server_pid": server_pid,
         "started_at": started_at,

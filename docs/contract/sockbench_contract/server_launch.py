@@ -40,15 +40,22 @@ class ServerProcess:
     (taskset), or empty. log_path: where its stderr goes (kept afterwards);
     None: a temporary file that lives as long as this object. env: the
     server's environment (None: ours). After start(): url, fields, ready_line.
+    slow_stop_is_error: a clean exit later than the contract's 2 s after SIGTERM
+    fails the stop (True), or is only kept in `slow_stop_s` (False: the bench
+    runner, whose measured figures stand however long a server then takes to
+    say goodbye to tens of thousands of sessions; it reports the breach).
     """
 
-    def __init__(self, argv, cpus=(), log_path=None, ready_timeout_s=30.0, env=None):
+    def __init__(self, argv, cpus=(), log_path=None, ready_timeout_s=30.0, env=None, slow_stop_is_error=True):
         self.argv = ["taskset", "-c", ",".join(map(str, cpus))] + list(argv) if cpus else list(argv)
         self.log_path, self.ready_timeout_s, self.env = log_path, ready_timeout_s, env
         self.proc = self.ready_line = self.url = self._log = None
         self.fields = {}
         self._after_ready = b""   # stdout read past the READY line
         self._stopped = False
+        self.slow_stop_is_error = slow_stop_is_error
+        #: Seconds from SIGTERM to a clean exit past the contract's 2 s; None when in time (or not stopped).
+        self.slow_stop_s = None
 
     def __enter__(self):
         self.start()
@@ -149,7 +156,10 @@ class ServerProcess:
             elif code != 0:
                 problem = f"server exited with status {code} after SIGTERM"
             elif took > 2.0:
-                problem = f"server took {took:.1f} s to exit after SIGTERM (contract: 2 s)"
+                if self.slow_stop_is_error:
+                    problem = f"server took {took:.1f} s to exit after SIGTERM (contract: 2 s)"
+                else:
+                    self.slow_stop_s = took
         else:
             problem = f"server had already exited with status {self.proc.returncode} (crashed during the run?)"
         self._after_ready += self._drain_stdout()

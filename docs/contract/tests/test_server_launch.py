@@ -40,6 +40,33 @@ def test_server_ignoring_sigterm_is_killed_and_reported(tmp_path):
     assert server.proc.poll() is not None
 
 
+SLOW_GOODBYE = ("import signal, sys, time\n"
+                "signal.signal(signal.SIGTERM, lambda *_: (time.sleep(2.4), sys.exit(0)))\n"
+                "print('READY http://127.0.0.1:1 server=slow', flush=True)\n"
+                "time.sleep(60)\n")
+
+
+def test_a_clean_exit_later_than_2_s_fails_the_stop_by_default(tmp_path):
+    server = ServerProcess(stub(SLOW_GOODBYE), [], str(tmp_path / "x.log"))
+    server.start()
+    with pytest.raises(StepError, match=r"\[stop server\] server took 2\.\d s to exit after SIGTERM \(contract: 2 s\)"):
+        server.stop()
+
+
+def test_the_bench_keeps_a_slow_clean_exit_as_a_figure_not_a_failure(tmp_path):
+    server = ServerProcess(stub(SLOW_GOODBYE), [], str(tmp_path / "x.log"), slow_stop_is_error=False)
+    server.start()
+    assert server.stop() == 0
+    assert 2.0 < server.slow_stop_s < 5.0
+
+
+def test_an_exit_in_time_records_no_slow_stop(tmp_path):
+    code = SLOW_GOODBYE.replace("time.sleep(2.4), ", "")
+    server = ServerProcess(stub(code), [], str(tmp_path / "x.log"), slow_stop_is_error=False)
+    server.start()
+    assert server.stop() == 0 and server.slow_stop_s is None
+
+
 def test_pinning_uses_taskset(tmp_path):
     code = ("import os; print('READY http://127.0.0.1:1 cpus=' + ','.join(map(str, sorted(os.sched_getaffinity(0)))),"
             " flush=True); import time; time.sleep(30)")

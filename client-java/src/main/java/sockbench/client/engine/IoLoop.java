@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One I/O thread: a selector driving a share of the connections. Each turn it runs the
- * controller's tasks, starts queued connects, sends what is due ({@link SendCursor}), reads
+ * controller's tasks, starts the connects that are due ({@link SessionOpener}), ticks the churn
+ * ({@link ChurnCycle}), sends what is due ({@link SendCursor}), reads
  * every ready socket with one large buffer (many frames per read syscall; decoding and
  * accounting are the {@link Connection}'s and {@link ReceiveAccounting}'s), and writes queued
  * frames with gathering writes.
@@ -44,18 +44,14 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Pause after a busy round so the next reads carry more frames, nanoseconds (0 = off). */
     private final long readCoalesceNs;
     private final Target target;
-    private final long connectTimeoutNs;
-    private final int maxInFlight;
     private final boolean validate;
-    /** Local addresses connections bind to (client i to i mod size); empty = the kernel's choice. */
-    private final List<java.net.InetAddress> sourceAddresses;
     private final Selector selector;
+    /** The level's connects: queue, pace, in-flight limit, deadlines. */
+    private final SessionOpener opener;
     private final ByteBuffer readBuffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
     private final ByteBuffer[] gather = new ByteBuffer[GATHER];
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final ArrayList<Connection> flushList = new ArrayList<>();
-    private final ArrayDeque<Connection> toConnect = new ArrayDeque<>();
-    private final List<Connection> opening = new ArrayList<>();
     private final ReceiveAccounting receive;
     private final SendCursor sender;
     /** Which sessions churn ({@link ChurnPool#NONE}: none), and this loop's cycling of them. */
@@ -69,13 +65,6 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** This loop's connections of the current level, in ascending client id. */
     private final ArrayList<Connection> ring = new ArrayList<>();
     private ConnectProgress progress;
-    private int inFlight;
-    /** Paced opening: this loop starts one connect per interval, nanoseconds (0 = as fast as in-flight allows). */
-    private long connectIntervalNs;
-    /** When the next paced connect may start, nanoTime. */
-    private long nextConnectNs;
-    /** How far a paced loop may catch up after falling behind (e.g. blocked by the in-flight limit), ns. */
-    private static final long MAX_CONNECT_BURST_NS = 10_000_000;
     private long nextTimeoutScanNs;
     /**
      * Server heartbeats received (SockJS {@code h} frames and websocket pings), independent of points (the idle hold reads the difference
@@ -99,16 +88,14 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         this.index = index;
         this.loopCount = loopCount;
         this.churnPool = churnPool;
-        this.sourceAddresses = List.copyOf(sourceAddresses);
         this.readCoalesceNs = readCoalesceNs;
         this.target = target;
-        this.connectTimeoutNs = connectTimeoutNs;
-        this.maxInFlight = Math.max(1, maxInFlight);
         this.validate = validate;
         this.receive = new ReceiveAccounting(originNs);
         this.sender = new SendCursor(originNs);
         this.churn = new ChurnCycle(this, receive);
         this.selector = Selector.open();
+        this.opener = new SessionOpener(selector, target, connectTimeoutNs, maxInFlight, sourceAddresses);
         this.thread = new Thread(this, "sockbench-io-" + index);
         this.thread.setDaemon(true);
     }
@@ -145,18 +132,14 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      */
     void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
         churn.stop();
-        connectIntervalNs = Math.max(0, intervalNs);
-        nextConnectNs = firstAtNs;
+        opener.reset(intervalNs, firstAtNs);
         progress = p;
         ring.clear();
-        opening.clear();
-        toConnect.clear();
-        inFlight = 0;
         for (int id : clientIds) {
             Connection c = new Connection(this, target.transport(), id, validate);
             c.churnPool = churnPool.contains(id);
             ring.add(c);
-            toConnect.add(c);
+            opener.queue(c);
         }
     }
 
@@ -196,14 +179,13 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Closes every connection of the level: politely (close frame) or, with {@code force}, at once. */
     void closeAll(boolean force) {
         churn.stop(); // the pool's sessions close with the rest
-        toConnect.clear();
+        opener.dropQueued();
         for (Connection c : ring) {
             c.close(force);
         }
         if (force) {
             ring.clear();
-            opening.clear();
-            inFlight = 0;
+            opener.reset(0, 0); // nothing of this level is in flight any more
         }
     }
 
@@ -215,7 +197,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 c.failOpen(reason); // queued ones were never in flight: openFailed knows the difference
             }
         }
-        toConnect.clear();
+        opener.dropQueued();
     }
 
     int openCount() {
@@ -253,11 +235,8 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void connect(Connection c) {
-        // Not through the paced queue: a reconnect starts now (counted in flight so that its open or
-        // failure is accounted for like any connect's, and its deadline checked).
-        inFlight++;
-        opening.add(c);
-        startConnect(c, System.nanoTime());
+        // Not through the paced queue: a reconnect starts now.
+        opener.startNow(c, System.nanoTime());
     }
 
     /** Position of client {@code id} in the ring (ascending client ids), or -1. */
@@ -282,8 +261,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void opened(Connection c) {
-        opening.remove(c);
-        inFlight--;
+        opener.opened(c);
         if (c.churnReconnect) {
             churn.reconnected(c, System.nanoTime());
         } else {
@@ -293,11 +271,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void openFailed(Connection c, String reason) {
-        if (opening.remove(c)) {
-            inFlight--;
-        } else {
-            toConnect.remove(c);
-        }
+        opener.failed(c);
         if (c.churnReconnect) {
             churn.reconnectFailed(c, reason, System.nanoTime());
         } else {
@@ -392,7 +366,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             task.run();
         }
         long now = System.nanoTime();
-        startConnects(now);
+        opener.startDue(now);
         churn.tick(now);
         sender.sendDue(receive.counters(), target.transport());
         flush();
@@ -428,7 +402,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         now = System.nanoTime();
         if (now >= nextTimeoutScanNs) {
             nextTimeoutScanNs = now + TIMEOUT_SCAN_NS;
-            expireSlowOpens(now);
+            opener.expireSlow(now);
             churn.expireCloses(now);
         }
     }
@@ -438,15 +412,13 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         if (!sender.done()) {
             wait = Math.min(wait, sender.nextDueNs() - System.nanoTime());
         }
-        if (!opening.isEmpty() || churn.running()) {
+        if (opener.anyInFlight() || churn.running()) {
             wait = Math.min(wait, Math.max(0, nextTimeoutScanNs - now));
         }
         if (churn.running()) {
             wait = Math.min(wait, churn.nextDueNs() - System.nanoTime());
         }
-        if (connectIntervalNs > 0 && !toConnect.isEmpty() && inFlight < maxInFlight) {
-            wait = Math.min(wait, Math.max(0, nextConnectNs - now));
-        }
+        wait = Math.min(wait, opener.untilNextPacedNs(now));
         return wait;
     }
 
@@ -494,39 +466,5 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             c.flush(gather);
         }
         flushList.clear();
-    }
-
-    // --- connecting ---------------------------------------------------------------------------
-
-    private void startConnects(long now) {
-        while (inFlight < maxInFlight && !toConnect.isEmpty()) {
-            if (connectIntervalNs > 0) {
-                if (now < nextConnectNs) {
-                    break;
-                }
-                nextConnectNs = Math.max(nextConnectNs, now - MAX_CONNECT_BURST_NS) + connectIntervalNs;
-            }
-            Connection c = toConnect.poll();
-            inFlight++;
-            opening.add(c);
-            startConnect(c, now);
-        }
-    }
-
-    private void startConnect(Connection c, long now) {
-        java.net.InetAddress source = sourceAddresses.isEmpty() ? null
-                : sourceAddresses.get(c.clientId % sourceAddresses.size());
-        c.connect(selector, target.address(), source, now + connectTimeoutNs,
-                target.websocketPath(c.clientId), target.hostHeader());
-    }
-
-    private void expireSlowOpens(long now) {
-        for (int i = opening.size() - 1; i >= 0; i--) {
-            Connection c = opening.get(i);
-            if (now >= c.deadlineNs) {
-                c.closingByUs = true;
-                c.failOpen("timed out after " + connectTimeoutNs / 1_000_000 + " ms");
-            }
-        }
     }
 }
