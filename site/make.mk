@@ -43,6 +43,8 @@ charts: setup-site
 
 # Unit tests beside the code they test (the 2011 converter's beside it in
 # results/historic/), then the browser tests; files are named explicitly
-# because node --test would also run the helpers in test/.
+# because node --test would also run the helpers in test/. Two files at a time:
+# a browser test mostly waits on Chromium's rendering, and node --test runs
+# one file at a time on a 2-core machine (its default: cores - 1).
 test-site: setup-site
-	cd $(SITE_DIR) && node --test tools/*.test.js src/js/*.test.js ../results/historic/*.test.js test/*.test.js
+	cd $(SITE_DIR) && node --test --test-concurrency=2 tools/*.test.js src/js/*.test.js ../results/historic/*.test.js test/*.test.js
