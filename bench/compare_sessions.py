@@ -6,7 +6,7 @@ are not a one-frame-per-message server's, and a run under a reconnect storm is n
 from churn import run_pct as churn_pct
 from floors import server_sampled
 from level_ranges import floor_notes, level_range, levels_by_concurrency, median_ratio, run_name, runs_note, verdict
-from sessions_text import _si, mode_text, sessions_table
+from sessions_text import ALGORITHMS, _si, algorithm_mode, sessions_table
 
 
 def is_sessions_run(doc):
@@ -42,7 +42,8 @@ def fanout_ranking(docs):
         return []
     groups = {}
     for d in runs:
-        groups.setdefault((mode_text(d), churn_pct(d)), []).append(d)
+        # By algorithm, not by the mode field: a peer (no mode) writes one frame per message like naive.
+        groups.setdefault((algorithm_mode(d), churn_pct(d)), []).append(d)
     out = ["Fan-out saturation per level (sessions runs, judged on every copy: copies/s delivered with every "
            "copy's p99 under 200 ms), median (min–max) over repetitions, ranked high to low: > only where the "
            "min–max ranges do not overlap and the lower figure is the server's limit; ≈ within noise; ? not "
@@ -51,7 +52,10 @@ def fanout_ranking(docs):
     for (mode, _), group in groups.items():
         names = [run_name(d) for d in group]
         names = [n if names.count(n) == 1 else f"{n} ({d['run_id']})" for n, d in zip(names, group)]
-        out += ["", f"Mode {mode}{_churn_words(group[0])}:", "", "| sessions | ranking | no ok point |",
+        without_mode = " and the servers without a mode (the same algorithm)" if any(
+            not (d.get("server") or {}).get("mode") for d in group) else ""
+        out += ["", f"Mode {mode} ({ALGORITHMS.get(mode, 'an algorithm of its own')}){without_mode}"
+                f"{_churn_words(group[0])}:", "", "| sessions | ranking | no ok point |",
                 "| ---: | --- | --- |"]
         for n in sorted({lv["concurrency"] for d in group for lv in d["levels"]}):
             ranked, none = [], []

@@ -26,8 +26,8 @@ import copy
 
 from sessions_text import processes_text
 
-#: Host-record fields summed over the groups (seconds; None when any group's is None).
-_SUMMED = ("server_cpu_s", "client_cpu_s", "wall_s")
+#: Host-record fields summed over the groups (seconds, and packets dropped; None when any group's is None).
+_SUMMED = ("server_cpu_s", "client_cpu_s", "wall_s", "loopback_dropped")
 
 
 def _levels_text(levels):

@@ -32,6 +32,7 @@ import time
 
 from churn import client_args as churn_args
 from cpus import format_cpu_list
+import loopback_drops
 from client_fleet import ClientFleet
 from process_sampler import GroupSampler
 from scaleout import wants_private_broker
@@ -206,6 +207,7 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         log(f"[run client] CPU {format_cpu_list(config.client_cpus)}: {shlex.join(cmd[3:])}")
         group = GroupSampler(processes) if scaled else None
         broker_sampler = GroupSampler([(redis.pid, "broker")]) if redis else None
+        dropped_before = loopback_drops.read_dropped()
         stat_before, server_before, children_before = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
         for sampler in (group, broker_sampler):
             if sampler:
@@ -223,6 +225,7 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
                     sampler.stop()
         fleet_record = fleet.finish()  # reaps the agents first, so children_cpu_s() includes them
         stat_after, server_after, children_after = read_proc_stat(), read_pid_ticks(server.pid), children_cpu_s()
+        dropped = loopback_drops.dropped_between(dropped_before, loopback_drops.read_dropped())
         if server.proc.poll() is not None:
             raise StepError("run client", f"the server exited (status {server.proc.returncode}) during the run"
                             + server.log_tail())
@@ -271,6 +274,9 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
     client_ticks = round((children_after - children_before) * hz)
     host, warnings = host_report(stat_before, stat_after, config.server_cpus, config.client_cpus, server_ticks,
                                    client_ticks)
+    drop_warning = loopback_drops.drop_warning(dropped, loopback_drops.read_backlog_limit())
+    if drop_warning:
+        warnings.append(drop_warning)
     if server.slow_stop_s is not None:
         warnings.append(f"the server took {server.slow_stop_s:.1f} s to exit after SIGTERM, past the contract's "
                         "2 s (docs/protocol.md): its goodbye to every session was slow; the sweep's figures stand")
@@ -280,6 +286,7 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         "finished_at": _utc_now(),
         "wall_s": round(time.monotonic() - started, 1),
         "load_avg_before": load_before,
+        "loopback_dropped": dropped,
         **host,
         **extra,
         **probe_fields,

@@ -59,6 +59,7 @@ import client_ceiling  # noqa: E402
 from cpus import format_cpu_list  # noqa: E402
 from estimate import (LATER_REPETITION_RATIO, PRIOR_CEILING_PER_S, Eta, ceiling_measure_s,  # noqa: E402
                       format_duration, prior_run_s)
+import loopback_drops  # noqa: E402
 from matrix import format_level_start_rates, interleave, level_start_rates, registry  # noqa: E402
 from measure import WARMUP_PROFILE, java_command, measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
@@ -229,6 +230,9 @@ def run(config, usage_error):
                     variant_argv(session_groups.group_config(config, g, v), v)
             session_groups.check_redis(groups, config)
             _log(session_groups.plan_line(groups, config))
+            backlog_warning = loopback_drops.plan_warning(loopback_drops.read_backlog_limit())
+            if backlog_warning and max(levels) > SESSIONS_PER_PROCESS:
+                _log(backlog_warning)
     plan = interleave(variants, config.repeat)
     # The client's ceiling replaces the profile's max_rate as each level's upper end (bench/client_ceiling.py).
     no_ceiling = client_ceiling.why_not_measured(config, client.features)
@@ -288,7 +292,7 @@ def run(config, usage_error):
                 doc["client_ceiling"] = client_ceiling.record_for(ceiling, v.mode)
             docs.append(doc)
         merged = merge_repetitions(docs, [record for _, record, _ in done[v.name]])
-        record_scaleout(merged, config)
+        record_scaleout(merged, config, per_point_sums=groups is not None)
         if config.byo_server:
             record_target(merged, v)
             runtime_tag = None

@@ -17,9 +17,13 @@ def record_entry(doc, entry):
     doc["server"]["entry"] = entry.name
 
 
-def record_scaleout(doc, config):
+def record_scaleout(doc, config, per_point_sums=False):
     """Workers, broker and the broker's pinning in the merged document (schema: server.workers,
-    server.broker, pinning.broker_cpus); nothing for a plain one-process run."""
+    server.broker, pinning.broker_cpus); nothing for a plain one-process run.
+
+    per_point_sums: the client was given every serving process (`--server-pids`, the sessions
+    profile), so its per-point server figures already sum the workers; the warning must then not
+    call them the first worker's (bench/group_merge.py's group note says they are summed)."""
     if config.workers == 1 and config.broker is None:
         return
     private = wants_private_broker(config.workers, config.broker)
@@ -31,7 +35,9 @@ def record_scaleout(doc, config):
         doc["pinning"]["broker_cpus"] = None if config.broker_cpus is None else list(config.broker_cpus)
     if config.workers > 1:
         doc["label"] += f" · {config.workers} workers"
+        per_point = ("per-point server_cpu_pct and server_rss_bytes sum every serving process; server.pid is "
+                     "the first worker's" if per_point_sums else
+                     "per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first worker's alone")
         doc["warnings"].append(
-            f"{config.workers} workers: per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first "
-            f"worker's alone; runs[].server_total sums every serving process (supervisor/primary and workers) "
-            f"over each sweep")
+            f"{config.workers} workers: {per_point}; runs[].server_total sums every serving process "
+            f"(supervisor/primary and workers) over each sweep")

@@ -297,7 +297,7 @@ def merge_scaleout(plan, k, done, controller):
         docs.append(doc)
     merged = merge_repetitions(docs, [record for _, record, _ in done])
     config = plan.config_for(k)
-    record_scaleout(merged, config)
+    record_scaleout(merged, config, per_point_sums=session_groups.applies(config))
     record_entry(merged, plan.variant)
     quota = quota_us(plan.share, plan.period_us)
     merged["server"]["cpu_quota"] = {"core_share": plan.share, "period_us": plan.period_us, "quota_us": quota,

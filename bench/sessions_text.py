@@ -34,6 +34,13 @@ def has_sessions_levels(doc):
     return any(is_sessions_level(level) for level in doc["levels"])
 
 
+def algorithm_mode(doc):
+    """The mode whose algorithm `doc`'s server ran: its own, or "naive" for a server without one (the
+    sockjs-tornado and sockjs-go peers, sockjs-node before it had a fast path: each writes one frame per
+    message, as the registry's `mode` and the site's per-message group say)."""
+    return (doc.get("server") or {}).get("mode") or "naive"
+
+
 def mode_text(doc):
     """The server's mode with its algorithm: "fast (coalesced)", "no mode (one frame per message)"."""
     mode = (doc.get("server") or {}).get("mode")

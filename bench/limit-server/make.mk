@@ -1,7 +1,7 @@
 # bench/limit-server: the machine's limit for the /broadcast websocket
 # contract, a minimal epoll server in C (see bench/limit-server/README.md).
 # Included by the top-level Makefile, which defines ROOT, STAMPS,
-# ensure-debian and (docs/contract/make.mk) CONFORMANCE_DIR.
+# ensure-debian and (docs/contract/make.mk) CONFORMANCE_SET and CONFORMANCE_PYTHON.
 #
 #   make limit-server              build bench/limit-server/bin/limit-server (gcc, libcrypto)
 #   make serve SERVER=limit-fast   run it (limit-naive: --naive)
@@ -19,8 +19,7 @@ LIMIT_CC     ?= gcc
 LIMIT_CFLAGS ?= -O2 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 LIMIT_LIBS   := -lcrypto
 # The conformance suite's scope plugin lives beside the server's tests.
-LIMIT_CONFORMANCE = SOCKBENCH_SERVER_CMD="$(LIMIT_BIN) $(1)" PYTHONPATH=$(LIMIT_DIR)/tests \
-	  $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider -p limit_conformance_scope $(CONFORMANCE_DIR)
+LIMIT_CONFORMANCE_SCOPE = PYTHONPATH=$(LIMIT_DIR)/tests -p limit_conformance_scope
 
 SETUP_TARGETS += limit-server
 TEST_TARGETS  += test-limit-server test-limit-server-sweep
@@ -42,14 +41,14 @@ $(LIMIT_BIN): $(LIMIT_SRCS) $(LIMIT_HDRS)
 	@tmp=$(@D)/.limit-server.$$$$.tmp; trap 'rm -f "$$tmp"' EXIT; \
 	  $(LIMIT_CC) $(LIMIT_CFLAGS) -o "$$tmp" $(LIMIT_SRCS) $(LIMIT_LIBS) >&2 && mv -f "$$tmp" $@
 
-# The shared suite (docs/contract/conformance) as for every server, narrowed
-# to what this server serves by tests/limit_conformance_scope.py (which says
-# what is left out and why); then the server's own tests.
-test-limit-server: $(LIMIT_BIN) $(STAMPS)/venv-bench
-	@echo ">> conformance (websocket part): limit server, fast mode"
-	$(call LIMIT_CONFORMANCE,)
-	@echo ">> conformance (websocket part): limit server, naive mode (--naive)"
-	$(call LIMIT_CONFORMANCE,--naive)
+# The shared suite (docs/contract/conformance) as for every server, both modes
+# at once (CONFORMANCE_SET), narrowed to what this server serves by
+# tests/limit_conformance_scope.py (which says what is left out and why); then
+# the server's own tests.
+test-limit-server: $(LIMIT_BIN) $(STAMPS)/venv-bench $(STAMPS)/python-cpython
+	$(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) \
+	  --run "conformance (websocket part): limit server, fast mode" "$(LIMIT_BIN)" $(LIMIT_CONFORMANCE_SCOPE) \
+	  --run "conformance (websocket part): limit server, naive mode (--naive)" "$(LIMIT_BIN) --naive" $(LIMIT_CONFORMANCE_SCOPE)
 	@echo ">> limit server's own tests"
 	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider $(LIMIT_DIR)/tests \
 	  --ignore=$(LIMIT_DIR)/tests/test_limit_smoke_sweep.py

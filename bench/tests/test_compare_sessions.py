@@ -99,3 +99,14 @@ def test_main_on_a_folder_of_sessions_runs_prints_the_ranking_without_a_throughp
     out = capsys.readouterr().out
     assert out.startswith("Fan-out saturation per level")
     assert "| 5,000 | b 300 k (290 k–310 k) > a 100 k (90 k–110 k) | — |" in out
+
+
+def test_a_server_without_a_mode_is_ranked_with_the_one_frame_per_message_servers():
+    # The peers (sockjs-tornado, sockjs-go) have no mode and write one frame per message, as naive does.
+    peer = sessions_run({5000: [12e3, 13e3, 12.5e3]}, mode=None, label="sockjs-tornado-pypy")
+    naive = sessions_run({5000: [80e3, 82e3, 84e3]}, mode="naive", label="pypy-naive")
+    lines = fanout_ranking([peer, naive])
+    heads = [ln for ln in lines if ln.startswith("Mode ")]
+    assert heads == ["Mode naive (one frame per message) and the servers without a mode (the same algorithm):"]
+    (row,) = ranking_row(lines, 5000)
+    assert "pypy-naive 82 k (80 k–84 k) > sockjs-tornado-pypy 12.5 k (12 k–13 k)" in row

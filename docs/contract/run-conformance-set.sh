@@ -28,6 +28,17 @@ suite="$(cd "$(dirname "$0")" && pwd)/conformance"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
+# Check every --run before starting any: a typo in the last one must not leave
+# the first ones running with nobody waiting for them.
+check=("$@")
+i=0
+while [ $i -lt ${#check[@]} ]; do
+  [ "${check[$i]}" = --run ] && [ $((i + 2)) -lt ${#check[@]} ] || usage
+  [ "${check[$((i + 1))]}" != --run ] && [ "${check[$((i + 2))]}" != --run ] || usage
+  i=$((i + 3))
+  while [ $i -lt ${#check[@]} ] && [ "${check[$i]}" != --run ]; do i=$((i + 1)); done
+done
+
 labels=(); pids=()
 while [ $# -gt 0 ]; do
   [ "$1" = --run ] && [ $# -ge 3 ] || usage

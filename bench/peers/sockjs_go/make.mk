@@ -40,8 +40,7 @@ $(SOCKJS_GO_BIN): $(SOCKJS_GO_SRCS)
 test-peer-sockjs-go: $(SOCKJS_GO_BIN) $(STAMPS)/python-cpython $(STAMPS)/venv-bench $(CLIENT_JAR)
 	@$(call ensure-debian,command -v $(GO),golang-go)
 	cd $(SOCKJS_GO_DIR) && $(GO) vet ./... && $(GO) test -count=1 ./...
-	@echo ">> conformance: sockjs-go peer"
-	SOCKBENCH_SERVER_CMD="$(SOCKJS_GO_BIN)" PYTHONPATH=$(SOCKJS_GO_DIR) \
-	  $(ROOT)/.venv-cpython/bin/python -m pytest -q -p no:cacheprovider -p sockjs_go_deviations $(CONFORMANCE_DIR)
+	$(CONFORMANCE_SET) $(CONFORMANCE_PYTHON) \
+	  --run "conformance: sockjs-go peer" "$(SOCKJS_GO_BIN)" PYTHONPATH=$(SOCKJS_GO_DIR) -p sockjs_go_deviations
 	@echo ">> smoke sweep: sockjs-go peer"
 	cd $(ROOT) && $(ROOT)/.venv-bench/bin/python -m pytest -q -p no:cacheprovider bench/peers/sockjs_go/tests

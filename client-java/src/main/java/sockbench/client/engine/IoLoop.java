@@ -63,19 +63,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     private final Thread thread;
 
     /** This loop's connections of the current level, in ascending client id. */
-    private final ArrayList<Connection> ring = new ArrayList<>();
+    private final LevelSessions sessions = new LevelSessions();
     private ConnectProgress progress;
     private long nextTimeoutScanNs;
-    /**
-     * Server heartbeats received (SockJS {@code h} frames and websocket pings), independent of points (the idle hold reads the difference
-     * over its duration); only this loop's thread writes it.
-     */
-    private long heartbeats;
-    /**
-     * Open sessions closed without the client asking, by {@link LossReason} key, since the loop
-     * started (the idle hold reads the difference over its duration); only this loop's thread writes it.
-     */
-    private final java.util.Map<String, Integer> lostReasons = new java.util.TreeMap<>();
+    /** Heartbeats received and sessions lost since the loop started (the idle hold reads the difference). */
+    private final SessionHealth health = new SessionHealth();
 
     /**
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
@@ -134,33 +126,27 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         churn.stop();
         opener.reset(intervalNs, firstAtNs);
         progress = p;
-        ring.clear();
+        sessions.clear();
         for (int id : clientIds) {
             Connection c = new Connection(this, target.transport(), id, validate);
             c.churnPool = churnPool.contains(id);
-            ring.add(c);
+            sessions.add(c);
             opener.queue(c);
         }
     }
 
     /** Client ids of this loop's open connections that take part in points (churn pool excluded), ascending. */
     List<Integer> openClientIds() {
-        List<Integer> ids = new ArrayList<>();
-        for (Connection c : ring) {
-            if (c.isOpen() && !c.churnPool) {
-                ids.add(c.clientId);
-            }
-        }
-        return ids;
+        return sessions.openClientIds();
     }
 
     /** Starts following {@code s} with the connections {@code ids} in slots {@code slots}. */
     void startSchedule(PointSchedule s, List<Integer> ids, int[] slots) {
         receive.start(s);
-        sender.start(s, ring, ids, slots);
+        sender.start(s, sessions.inOrder(), ids, slots);
         if (churnPool.active() && !churn.running()) {
             // The churn starts with the level's first point and runs until the level closes.
-            churn.start(ring, System.nanoTime(), index, loopCount);
+            churn.start(sessions.inOrder(), System.nanoTime(), index, loopCount);
         }
     }
 
@@ -180,18 +166,18 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     void closeAll(boolean force) {
         churn.stop(); // the pool's sessions close with the rest
         opener.dropQueued();
-        for (Connection c : ring) {
+        for (Connection c : sessions.inOrder()) {
             c.close(force);
         }
         if (force) {
-            ring.clear();
+            sessions.clear();
             opener.reset(0, 0); // nothing of this level is in flight any more
         }
     }
 
     /** Fails every connection of the level that is not open yet (queued or mid-handshake). */
     void abandonOpening(String reason) {
-        for (Connection c : List.copyOf(ring)) {
+        for (Connection c : List.copyOf(sessions.inOrder())) {
             if (c.isOpening()) {
                 c.closingByUs = true;
                 c.failOpen(reason); // queued ones were never in flight: openFailed knows the difference
@@ -201,24 +187,12 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     }
 
     int openCount() {
-        int n = 0;
-        for (Connection c : ring) {
-            if (c.state() != Connection.State.CLOSED) {
-                n++;
-            }
-        }
-        return n;
+        return sessions.openCount();
     }
 
     /** As {@link #openCount()} without the churn pool: the sessions a point's figures are about. */
     int steadyOpenCount() {
-        int n = 0;
-        for (Connection c : ring) {
-            if (c.state() != Connection.State.CLOSED && !c.churnPool) {
-                n++;
-            }
-        }
-        return n;
+        return sessions.steadyOpenCount();
     }
 
     // --- ChurnCycle.Host ----------------------------------------------------------------------
@@ -226,10 +200,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     @Override
     public Connection replace(Connection old) {
         Connection fresh = new Connection(this, target.transport(), old.clientId, validate);
-        int at = ringIndexOf(old.clientId);
-        if (at >= 0) {
-            ring.set(at, fresh);
-        }
+        sessions.replace(fresh);
         return fresh;
     }
 
@@ -237,24 +208,6 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     public void connect(Connection c) {
         // Not through the paced queue: a reconnect starts now.
         opener.startNow(c, System.nanoTime());
-    }
-
-    /** Position of client {@code id} in the ring (ascending client ids), or -1. */
-    private int ringIndexOf(int id) {
-        int lo = 0;
-        int hi = ring.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            int at = ring.get(mid).clientId;
-            if (at < id) {
-                lo = mid + 1;
-            } else if (at > id) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -1;
     }
 
     // --- ConnectionEvents ------------------------------------------------------------------
@@ -287,7 +240,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         }
         if (!c.closingByUs) {
             receive.connectionLost();
-            lostReasons.merge(LossReason.of(reason), 1, Integer::sum);
+            health.lost(reason);
             if (progress != null && progress.firstError == null) {
                 progress.firstError = reason;
             }
@@ -322,17 +275,17 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void heartbeat(Connection c) {
-        heartbeats++;
+        health.heartbeat();
     }
 
     /** Server heartbeats (SockJS h frames, websocket pings) this loop received since it started (any level, any point). */
     long heartbeats() {
-        return heartbeats;
+        return health.heartbeats();
     }
 
     /** Sessions lost since this loop started, by {@link LossReason} key (a copy). */
     java.util.Map<String, Integer> lostReasons() {
-        return new java.util.TreeMap<>(lostReasons);
+        return health.lostReasons();
     }
 
     // --- the loop --------------------------------------------------------------------------
@@ -349,7 +302,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             }
         }
         churn.stop();
-        for (Connection c : ring) {
+        for (Connection c : sessions.inOrder()) {
             c.closingByUs = true;
             c.hardClose();
         }
