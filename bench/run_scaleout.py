@@ -47,8 +47,9 @@ from measure import measure_once, variant_argv  # noqa: E402
 from merge import merge_repetitions  # noqa: E402
 from relay_counter import RelayCounter  # noqa: E402
 from results_io import load_result, result_file_path, write_result  # noqa: E402
-from run_bench import (available_variants, build_parser as bench_parser, check_churn, check_installed,  # noqa: E402
-                       client_profiles_for, refuse_in_one_line, run_as_command)
+from bench_cli import build_parser as bench_parser, refuse_in_one_line  # noqa: E402
+from run_bench import (available_variants, check_churn, check_installed, client_profiles_for,  # noqa: E402
+                       run_as_command)
 from run_config import OneLineRefusal, from_cli  # noqa: E402
 from run_record import record_entry, record_scaleout  # noqa: E402
 from run_summary import summarize as summarize_server  # noqa: E402

@@ -10,7 +10,8 @@ import churn
 import measure
 from byo_server import client_command as url_client_command
 from factories import profile
-from run_bench import check_churn, parse_args
+from bench_cli import parse_args
+from run_bench import check_churn
 from run_config import OneLineRefusal
 
 SERVER = types.SimpleNamespace(url="http://127.0.0.1:8080", pid=42, ready_line="READY http://127.0.0.1:8080 a=b")

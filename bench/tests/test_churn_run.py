@@ -11,7 +11,7 @@ import churn
 from cpus import available_cpus
 from results_io import flow_problems, load_result, schema_errors
 from short_sweeps import SATURATING_SWEEP
-from run_bench import DEFAULT_JAR
+from bench_cli import DEFAULT_JAR
 
 RUN_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "run_bench.py")
 

@@ -14,7 +14,7 @@ from client_ceiling import COALESCED_MESSAGES_PER_FRAME, NAIVE_MESSAGES_PER_FRAM
 from estimate import PRIOR_CEILING_PER_S, ceiling_measure_s, points_per_level, prior_run_s
 from matrix import level_start_rates
 from results_io import schema_errors
-from run_bench import parse_args
+from bench_cli import parse_args
 from sockbench_contract.server_launch import StepError
 from factories import doc, level, profile, saturation
 
@@ -173,7 +173,7 @@ def test_a_ceiling_lets_the_prior_climb_past_the_profiles_max_rate():
 
 def test_the_clients_own_firehose_table_is_read_into_ceilings():
     """The real jar's self-test (a JVM and its sender, a few seconds): what the runner parses is what it prints."""
-    from run_bench import DEFAULT_JAR
+    from bench_cli import DEFAULT_JAR
     from measure import java_command
     config = parse_args(["--server", "pypy-naive", "--client-cpu", "0", "--server-cpu", "0", "--client-jar", DEFAULT_JAR])
     cmd = client_ceiling.firehose_command(java_command(config), config, (2, 3), (1,), window_s=0.5, settle_s=0.2)

@@ -8,7 +8,7 @@ import pytest
 import measure
 from byo_server import client_command as url_client_command
 from factories import profile
-from run_bench import parse_args
+from bench_cli import parse_args
 from sockbench_contract.server_launch import StepError
 
 SETTINGS = ["--client-cpu", "1", "--java", "/opt/java", "--java-opts", "-Xmx1g -Da='b c'", "--client-jar", "c.jar",

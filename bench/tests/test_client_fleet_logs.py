@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from client_fleet import ClientFleet
-from run_bench import DEFAULT_JAR
+from bench_cli import DEFAULT_JAR
 
 
 def _nowhere():

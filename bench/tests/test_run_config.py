@@ -5,7 +5,7 @@ import shlex
 
 import pytest
 
-from run_bench import parse_args
+from bench_cli import parse_args
 from run_config import RunConfig
 
 

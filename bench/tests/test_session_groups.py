@@ -5,7 +5,7 @@ import pytest
 
 from matrix import registry
 from measure import variant_argv
-from run_bench import parse_args
+from bench_cli import parse_args
 import session_groups
 from sessions import LevelGroup
 

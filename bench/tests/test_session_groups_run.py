@@ -8,7 +8,8 @@ import os
 from cpus import available_cpus
 from merge import merge_repetitions
 from results_io import load_result, schema_errors
-from run_bench import client_profiles_for, parse_args
+from bench_cli import parse_args
+from run_bench import client_profiles_for
 from session_groups import measure_groups
 from sessions import LevelGroup
 from short_sweeps import PLUMBING_SWEEP
