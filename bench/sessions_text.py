@@ -47,6 +47,12 @@ def mode_text(doc):
     return f"{mode or 'no mode'} ({ALGORITHMS.get(mode or 'naive', 'an algorithm of its own')})"
 
 
+def _titled_mode_text(doc):
+    """mode_text for a title: "mode fast (coalesced)", but "no mode (...)" alone, never "mode no mode"."""
+    text = mode_text(doc)
+    return text if text.startswith("no mode") else f"mode {text}"
+
+
 def _si(value, unit=""):
     """1310000 -> "1.31 M" (+ " unit"): three significant figures, as the reference pages print."""
     for scale, prefix in ((1e6, " M"), (1e3, " k")):
@@ -146,7 +152,7 @@ def sessions_table(doc, sampled=True):
     if not levels:
         return []
     churned = bool(churn_text.title_note(doc))
-    out = [f"Sessions, {doc['label']} (fan-out verdict; mode {mode_text(doc)}{churn_text.title_note(doc)}):", "",
+    out = [f"Sessions, {doc['label']} (fan-out verdict; {_titled_mode_text(doc)}{churn_text.title_note(doc)}):", "",
            "| clients | workers | agents | connect s | connects/s | opened | server per session (idle) "
            "| server CPU idle % | fan-out saturation copies/s | all-copies p99 ms |"
            + (churn_text.TABLE_HEADER if churned else ""),

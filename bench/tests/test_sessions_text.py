@@ -53,6 +53,13 @@ def test_compare_and_the_saturation_tables_print_the_sessions_table_with_the_mod
         assert "- ≥ at 2,000 clients is a floor: server 60 % busy (< 95 %), client 50 % busy." in text
 
 
+def test_a_server_without_a_mode_is_titled_by_its_algorithm_not_as_mode_no_mode():
+    run = _run()
+    run["server"]["mode"] = None   # a peer: sockjs-tornado records no mode
+    title = [ln for ln in compare_table(run, run).splitlines() if ln.startswith("Sessions, ")][0]
+    assert "(fan-out verdict; no mode (one frame per message)):" in title and "mode no mode" not in title
+
+
 def test_runs_without_sessions_levels_print_as_before():
     from factories import doc, level
     plain = doc([level(25, 1000.0)])
