@@ -32,7 +32,6 @@ throughput matrix or verdict. They get their own ranking per level
 get the fan-out figures side by side.
 """
 
-import glob
 import os
 import sys
 
@@ -41,10 +40,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from compare_sessions import fanout_compare_table, fanout_ranking, is_sessions_run, sessions_tables  # noqa: E402
-from floors import server_sampled  # noqa: E402
+from floors import server_view  # noqa: E402
 from level_ranges import (floor_notes, level_range, levels_by_concurrency, median_ratio, run_name,  # noqa: E402
                           runs_note, verdict)
-from results_io import load_result, scale_out_tag  # noqa: E402
+from results_io import load_result, result_paths, scale_out_tag  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from verdict import VerdictUnavailable, verdict_sentences  # noqa: E402
 
@@ -128,7 +127,7 @@ def compare_table(a, b):
                       "the ratio is a scale-out figure, not a runtime comparison."]
     any_cb = False
     for n in sorted(set(la) | set(lb)):
-        ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
+        ra, rb = level_range(la.get(n), server_view(a)), level_range(lb.get(n), server_view(b))
         any_cb = any_cb or any(r and r["client_bound"] for r in (ra, rb))
         ratio = median_ratio(ra, rb)
         common = common_ok_rate(la[n], lb[n]) if n in la and n in lb else None
@@ -140,7 +139,7 @@ def compare_table(a, b):
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")
-    lines += floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
+    lines += floor_notes([("A", la, server_view(a)), ("B", lb, server_view(b))])
     lines += sessions_tables([a, b])
     return "\n".join(lines)
 
@@ -193,7 +192,7 @@ def _throughput_matrix(docs, base):
            "", head, rule]
     for _, d in docs:
         lv = levels_by_concurrency(d)
-        out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n), server_sampled(d)))
+        out.append(f"| {d['label']} | " + " | ".join(_fmt_range(level_range(lv.get(n), server_view(d)))
                                                       for n in levels) + " |")
     base_levels = levels_by_concurrency(base_doc)
     out += ["", f"Against the baseline {base_doc['label']} ({os.path.basename(base_path)}): median ratio; "
@@ -203,7 +202,7 @@ def _throughput_matrix(docs, base):
         lv = levels_by_concurrency(d)
         cells = []
         for n in levels:
-            ra, rb = level_range(base_levels.get(n), server_sampled(base_doc)), level_range(lv.get(n), server_sampled(d))
+            ra, rb = level_range(base_levels.get(n), server_view(base_doc)), level_range(lv.get(n), server_view(d))
             ratio = median_ratio(ra, rb)
             if ratio is None:
                 cells.append("—")
@@ -212,7 +211,7 @@ def _throughput_matrix(docs, base):
             mark = " ≈" if v == "within noise" else (" ?" if v.startswith("single") else (" ≥" if "floor" in v else ""))
             cells.append(f"{ratio:.2f}{mark}")
         out.append(f"| {d['label']} | " + " | ".join(cells) + " |")
-    out += floor_notes([(d["label"], levels_by_concurrency(d), server_sampled(d)) for _, d in docs])
+    out += floor_notes([(d["label"], levels_by_concurrency(d), server_view(d)) for _, d in docs])
     out += sessions_tables([d for _, d in docs])
     return "\n".join(out)
 
@@ -257,8 +256,7 @@ def main(argv=None):
             docs = [(p, load_result(p)) for p in argv]
             table = compare_table(docs[0][1], docs[1][1])
         else:
-            paths = sorted(glob.glob(os.path.join(argv[0], "*.json")))
-            paths = [p for p in paths if os.path.basename(p) != "schema.json"]
+            paths = result_paths(argv[0])
             if not paths:
                 raise ValueError(f"{argv[0]}: no result files (*.json)")
             docs = [(p, load_result(p)) for p in paths]

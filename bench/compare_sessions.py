@@ -4,7 +4,7 @@ throughput (level_ranges.verdict), within one mode and one churn setting: a coal
 are not a one-frame-per-message server's, and a run under a reconnect storm is not a plain run."""
 
 from churn import run_pct as churn_pct
-from floors import server_sampled
+from floors import server_view
 from level_ranges import floor_notes, level_range, levels_by_concurrency, median_ratio, run_name, runs_note, verdict
 from sessions_text import ALGORITHMS, _si, algorithm_mode, sessions_table
 
@@ -63,7 +63,7 @@ def fanout_ranking(docs):
                 level = levels_by_concurrency(d).get(n)
                 if level is None:
                     continue
-                r = level_range(level, server_sampled(d))
+                r = level_range(level, server_view(d))
                 if r is None:
                     none.append(name)
                 else:
@@ -91,14 +91,14 @@ def fanout_compare_table(a, b):
         "| sessions | A fan-out copies/s median (min–max) | B fan-out copies/s median (min–max) | B/A | B vs A |",
         "| ---: | ---: | ---: | ---: | --- |"]
     for n in sorted(set(la) | set(lb)):
-        ra, rb = level_range(la.get(n), server_sampled(a)), level_range(lb.get(n), server_sampled(b))
+        ra, rb = level_range(la.get(n), server_view(a)), level_range(lb.get(n), server_view(b))
         cells = [("no ok point" if n in levels else "not run") if r is None else _fmt_copies(r)
                  for r, levels in ((ra, la), (rb, lb))]
         ratio = median_ratio(ra, rb)
         lines.append(f"| {n:,} | {cells[0]} | {cells[1]} | {'—' if ratio is None else f'{ratio:.2f}'} | {verdict(ra, rb)} |")
     lines += ["", "Fan-out saturation: copies/s delivered with every copy's p99 under 200 ms (the sessions profile's "
               "verdict). B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
-    lines += floor_notes([("A", la, server_sampled(a)), ("B", lb, server_sampled(b))])
+    lines += floor_notes([("A", la, server_view(a)), ("B", lb, server_view(b))])
     lines += sessions_tables([a, b])
     return "\n".join(lines)
 
@@ -107,7 +107,7 @@ def sessions_tables(docs):
     """The sessions table of each run that has sessions levels (bench/sessions_text.py), [] when none has."""
     out = []
     for doc in docs:
-        table = sessions_table(doc, server_sampled(doc))
+        table = sessions_table(doc, server_view(doc))
         if table:
             out += [""] + table
     return out

@@ -22,20 +22,28 @@ A run whose server was not sampled at all (`make bench-url` without
 SERVER_PID: the result's server.pid is null) has no server CPU to judge by:
 its floors are decided from the client's side alone (client-bound, how the
 level ended), and the result and summary say so once (NOT_SAMPLED_NOTE)
-instead of marking every level "server CPU not measured".
+instead of marking every level "server CPU not measured". A server that ran
+under a CPU quota (`make bench-scaleout`: server.cpu_quota) could never use
+a whole core: its CPU is judged against the quota instead (both percentages
+become shares of it), and the reasons say so ("< 95 % of its 25 % quota").
+What the rule knows of a run's server besides its levels is one ServerView
+(server_view(doc)); callers pass it through.
 
 Standard library only.
 """
 
 import math
+from typing import NamedTuple
 
 #: The server's core must have been at least this busy (percent of one core,
-#: as the client samples /proc/PID/stat) for its saturation figure to count
-#: as the server's limit at full CPU.
+#: as the client samples /proc/PID/stat; of its CPU quota's share of a core
+#: when it ran under one, ServerView.capacity_pct) for its saturation figure
+#: to count as the server's limit at full CPU.
 SERVER_BUSY_PCT = 95.0
 
 #: Below full CPU, the latency collapse is taken for the server's own (timers, GC, Nagle...) only when its
-#: core was at least this busy (percent of one core, 0..SERVER_BUSY_PCT): idle a fifth of the window or less.
+#: core was at least this busy (percent of one core, or of its quota as SERVER_BUSY_PCT; 0..SERVER_BUSY_PCT):
+#: idle a fifth of the window or less.
 #: A server idler than that while its latency collapsed points at something outside it: in
 #: results/reference-runtimes the disturbed first repetitions sat at 26-64 % CPU beside an idle client, with
 #: figures 0.02-0.77x their level's median; the sockjs-tornado-on-CPython levels the exception is for ran at
@@ -69,6 +77,41 @@ _ENDS_WITHOUT_OVERLOAD = {"max_rate": "max rate reached (never overloaded)",
 #: Said once per run (result warning, run summary, make compare) when the server was not sampled.
 NOT_SAMPLED_NOTE = ("server not sampled (no server pid: make bench-url without SERVER_PID): no server CPU or "
                     "RSS; floors are judged from the client's side alone (client-bound, how each level ended)")
+
+
+class ServerView(NamedTuple):
+    """What the floor rule needs to know of a run's server besides its levels (server_view(doc))."""
+
+    #: False when the run sampled no server at all (server.pid null): floors from the client's side alone.
+    sampled: bool = True
+    #: The CPU the sampled server processes could use, percent of one core (0 < x <= 100): 100, or under a
+    #: CPU quota the quota of the processes the per-point figures cover (server_capacity_pct). The busy
+    #: thresholds are shares of it.
+    capacity_pct: float = 100.0
+
+
+#: A sampled server on a whole core: every run but a URL-only or a quota one.
+WHOLE_CORE = ServerView()
+
+
+def server_view(doc):
+    """The ServerView of a result file: whether its server was sampled, and its CPU capacity."""
+    return ServerView(server_sampled(doc), server_capacity_pct(doc))
+
+
+def server_capacity_pct(doc):
+    """The CPU the sampled server processes could use, percent of one core: 100, or when the workers ran
+    under a cgroup CPU quota (`make bench-scaleout`, server.cpu_quota) the quota of the processes the
+    per-point figures cover (server.per_point_scope): one worker's (core_share) when they are the first
+    worker's alone, every worker's (workers x core_share, the run group's) when they are summed; at most
+    100. A per-point CPU of one worker must not be held against the whole group's quota."""
+    server = doc.get("server") or {}
+    quota = server.get("cpu_quota")
+    if not quota:
+        return 100.0
+    summed = server.get("per_point_scope") == "all_processes"
+    quota_us = quota["workers_total_quota_us"] if summed else quota["quota_us"]
+    return min(100.0, 100.0 * quota_us / quota["period_us"])
 
 
 def server_sampled(doc):
@@ -119,18 +162,23 @@ def _client_headroom(level):
     return cpu is not None and cpu <= CLIENT_HEADROOM_CPU_PCT and (share is None or share <= CLIENT_CEILING_SHARE_PCT)
 
 
-def _own_limit(level, server_sampled=True):
+def _busy_bar(server):
+    """SERVER_BUSY_PCT of what the server could use, percent of one core."""
+    return SERVER_BUSY_PCT * server.capacity_pct / 100
+
+
+def _own_limit(level, server=WHOLE_CORE):
     """Whether one repetition's figure is the server's own limit reached below full CPU: a sampled server
-    at SERVER_OWN_LIMIT_MIN_PCT or more but under SERVER_BUSY_PCT, nothing else making a floor (not
-    client-bound, the level overloaded the server) and clear client headroom."""
+    at SERVER_OWN_LIMIT_MIN_PCT or more but under SERVER_BUSY_PCT (of its capacity), nothing else making a
+    floor (not client-bound, the level overloaded the server) and clear client headroom."""
     sat = level.get("saturation")
-    cpu = saturation_server_cpu(level) if server_sampled else None
+    cpu = saturation_server_cpu(level) if server.sampled else None
     return (bool(sat) and not sat.get("client_bound") and cpu is not None
-            and SERVER_OWN_LIMIT_MIN_PCT <= cpu < SERVER_BUSY_PCT
+            and SERVER_OWN_LIMIT_MIN_PCT * server.capacity_pct / 100 <= cpu < _busy_bar(server)
             and level.get("end_reason") not in _ENDS_WITHOUT_OVERLOAD and _client_headroom(level))
 
 
-def _repetition_kinds(level, server_sampled=True):
+def _repetition_kinds(level, server=WHOLE_CORE):
     """The kinds of floor one repetition's figure is, in _RANK order ("busy" stands for "server N %
     busy (< 95 %), client ..."); [] when it is the server's limit (at full CPU or its own below it) or
     the level has no figure. Without a sampled server only the client's side counts."""
@@ -140,10 +188,10 @@ def _repetition_kinds(level, server_sampled=True):
     kinds = []
     if sat.get("client_bound"):
         kinds.append("client-bound")
-    cpu = saturation_server_cpu(level) if server_sampled else None
-    if server_sampled and cpu is None:
+    cpu = saturation_server_cpu(level) if server.sampled else None
+    if server.sampled and cpu is None:
         kinds.append("server CPU not measured")
-    elif server_sampled and cpu < SERVER_BUSY_PCT and not _own_limit(level, server_sampled):
+    elif server.sampled and cpu < _busy_bar(server) and not _own_limit(level, server):
         kinds.append("busy")
     end = _ENDS_WITHOUT_OVERLOAD.get(level.get("end_reason"))
     if end:
@@ -163,20 +211,20 @@ def _runs(level):
     return [_with_level_ceiling(run, level) for run in level.get("runs") or [level]]
 
 
-def repetition_floor_reasons(level, server_sampled=True):
+def repetition_floor_reasons(level, server=WHOLE_CORE):
     """Why one repetition's saturation figure of a level is a floor; [] when it is the server's limit
     (or when the level has no figure at all). `level`: a level object of a result file, or one
-    element of a repeated level's `runs[]`; server_sampled: server_sampled(doc) of its file."""
-    return [_busy_text([level]) if kind == "busy" else kind for kind in _repetition_kinds(level, server_sampled)]
+    element of a repeated level's `runs[]`; server: server_view(doc) of its file."""
+    return [_busy_text([level], server) if kind == "busy" else kind for kind in _repetition_kinds(level, server)]
 
 
-def repetition_limit_notes(level, server_sampled=True):
+def repetition_limit_notes(level, server=WHOLE_CORE):
     """The label of one repetition's figure when it is the server's own limit reached below full CPU
     ("server's own limit at 87 % CPU (client 20 % busy, on schedule)"), else []."""
-    return [_own_limit_text([level])] if _own_limit(level, server_sampled) else []
+    return [_own_limit_text([level], server)] if _own_limit(level, server) else []
 
 
-def level_floor_reasons(level, server_sampled=True):
+def level_floor_reasons(level, server=WHOLE_CORE):
     """Why a level's headline figure (the median over repetitions) is a floor: the reasons of every
     repetition whose figure is one, merged by kind, with "in k of n" when the level was repeated;
     [] when every repetition's figure was the server's limit (at full CPU or its own below it).
@@ -184,27 +232,27 @@ def level_floor_reasons(level, server_sampled=True):
     Conservative on purpose: one floor among the repetitions marks the level, as "client-bound in
     at least one repetition" always has. Percentages differ per repetition: the merged reason
     gives their range ("server 81–93 % busy (< 95 %), client 78–88 % busy in 2 of 3").
-    server_sampled: server_sampled(doc) of the level's file (False: the client's side alone decides)."""
+    server: server_view(doc) of the level's file (not sampled: the client's side alone decides)."""
     runs = _runs(level)
     by_kind = {}
     for run in runs:
-        for kind in _repetition_kinds(run, server_sampled):
+        for kind in _repetition_kinds(run, server):
             by_kind.setdefault(kind, []).append(run)
     out = []
     for kind in sorted(by_kind, key=_RANK.index):
-        text = _busy_text(by_kind[kind]) if kind == "busy" else kind
+        text = _busy_text(by_kind[kind], server) if kind == "busy" else kind
         out.append(text + _k_of_n(len(by_kind[kind]), len(runs)))
     return out
 
 
-def limit_notes(level, server_sampled=True):
+def limit_notes(level, server=WHOLE_CORE):
     """The label of a level whose repetitions' figures (some or all) were the server's own limit reached
     below full CPU, merged like the busy reason ("server's own limit at 81–93 % CPU (client 13–27 % busy,
     on schedule) in 2 of 3"); [] when none was. Shown beside the figure instead of a floor mark when
     level_floor_reasons is [], beside the floor's reasons otherwise."""
     runs = _runs(level)
-    own = [run for run in runs if _own_limit(run, server_sampled)]
-    return [_own_limit_text(own) + _k_of_n(len(own), len(runs))] if own else []
+    own = [run for run in runs if _own_limit(run, server)]
+    return [_own_limit_text(own, server) + _k_of_n(len(own), len(runs))] if own else []
 
 
 _RANK = ["client-bound", "server CPU not measured", "busy", *_ENDS_WITHOUT_OVERLOAD.values()]
@@ -230,14 +278,20 @@ def _client_text(runs):
     return text, (f"at {_range(shares, math.ceil)} % of its ceiling" if shares else None)
 
 
-def _busy_text(runs):
-    client, ceiling = _client_text(runs)
-    server = _range([saturation_server_cpu(run) for run in runs], math.floor)
-    return f"server {server} % busy (< {SERVER_BUSY_PCT:.0f} %), {client}" + (f", {ceiling}" if ceiling else "")
+def _of_quota(server):
+    """" of its 25 % quota" when the server ran under a CPU quota, else ""."""
+    return "" if server.capacity_pct >= 100 else f" of its {server.capacity_pct:g} % quota"
 
 
-def _own_limit_text(runs):
+def _busy_text(runs, server):
     client, ceiling = _client_text(runs)
-    server = _range([saturation_server_cpu(run) for run in runs], math.floor)
+    cpu = _range([saturation_server_cpu(run) for run in runs], math.floor)
+    return (f"server {cpu} % busy (< {SERVER_BUSY_PCT:.0f} %{_of_quota(server)}), {client}"
+            + (f", {ceiling}" if ceiling else ""))
+
+
+def _own_limit_text(runs, server):
+    client, ceiling = _client_text(runs)
+    cpu = _range([saturation_server_cpu(run) for run in runs], math.floor)
     inside = ", ".join(part for part in (client, "on schedule", ceiling) if part)
-    return f"server's own limit at {server} % CPU ({inside})"
+    return f"server's own limit at {cpu} % CPU{_of_quota(server)} ({inside})"

@@ -3,7 +3,7 @@ range over repetitions, and the one rule that calls a difference (`verdict`: onl
 overlap, and never with a floor below). Shared by the throughput comparison (compare.py), the fan-out
 ranking of sessions runs (compare_sessions.py) and the saturation tables (saturation_tables.py)."""
 
-from floors import NOT_SAMPLED_NOTE, level_floor_reasons, limit_notes
+from floors import NOT_SAMPLED_NOTE, WHOLE_CORE, level_floor_reasons, limit_notes
 from results_io import scale_out_tag
 
 
@@ -11,12 +11,12 @@ def levels_by_concurrency(doc):
     return {level["concurrency"]: level for level in doc["levels"]}
 
 
-def level_range(level, sampled=True):
+def level_range(level, server=WHOLE_CORE):
     """{median, min, max, runs, client_bound, floor, limit} of a level's saturation received/s; None without
     a figure. floor: bench/floors.py's reasons ([]: the server's limit); limit: its own-limit label ([]: none).
 
-    A file without repetitions (or with one) has min = max = median and runs = 1. sampled:
-    floors.server_sampled of the level's file (False: its floors are judged from the client's side).
+    A file without repetitions (or with one) has min = max = median and runs = 1. server:
+    floors.server_view of the level's file (sampled or not, and the CPU it could use).
     """
     sat = level.get("saturation") if level else None
     if not sat:
@@ -27,7 +27,7 @@ def level_range(level, sampled=True):
     return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
             "runs": level.get("repetitions", 1),
             "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
-            "floor": level_floor_reasons(level, sampled), "limit": limit_notes(level, sampled)}
+            "floor": level_floor_reasons(level, server), "limit": limit_notes(level, server)}
 
 
 def verdict(ra, rb):
@@ -58,17 +58,17 @@ def runs_note(doc, name):
 def floor_notes(named_levels):
     """One line per floor figure: which run, which level, why (bench/floors.py); one per figure that was
     the server's own limit below full CPU, with its label; one line per run whose server was not sampled.
-    named_levels: [(name, {concurrency: level}, server sampled)]."""
+    named_levels: [(name, {concurrency: level}, floors.server_view of its file)]."""
     notes = []
-    for name, levels, sampled in named_levels:
-        if not sampled:
+    for name, levels, server in named_levels:
+        if not server.sampled:
             notes.append(f"{name}: {NOT_SAMPLED_NOTE}.")
         for n in sorted(levels):
-            reasons = level_floor_reasons(levels[n], sampled)
+            reasons = level_floor_reasons(levels[n], server)
             if reasons and levels[n].get("saturation"):
                 notes.append(f"≥ {name} at {n} clients is a floor: {'; '.join(reasons)}.")
             if levels[n].get("saturation"):
-                notes += [f"{name} at {n} clients: {note}." for note in limit_notes(levels[n], sampled)]
+                notes += [f"{name} at {n} clients: {note}." for note in limit_notes(levels[n], server)]
     return ([""] + notes) if notes else []
 
 

@@ -12,6 +12,15 @@ def readable_schemas():
         return tuple(json.load(f)["properties"]["schema"]["enum"])
 
 
+def result_paths(folder):
+    """The result files of a folder, sorted: its *.json but results/schema.json and the scale-out summaries
+    `make bench-scaleout` writes beside its results (`summary.json`, `<stamp>.summary.json`: another kind
+    of file, sockbench.scaleout-summary, which results/scaleout-simulated/ keeps in each run's folder)."""
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
+    return [os.path.join(folder, n) for n in names
+            if n != "schema.json" and n != "summary.json" and not n.endswith(".summary.json")]
+
+
 def load_result(path):
     """Parse one result file; ValueError naming the file if it carries no schema id results/schema.json accepts."""
     try:

@@ -35,6 +35,7 @@ def record_scaleout(doc, config, per_point_sums=False):
         doc["pinning"]["broker_cpus"] = None if config.broker_cpus is None else list(config.broker_cpus)
     if config.workers > 1:
         doc["label"] += f" · {config.workers} workers"
+        doc["server"]["per_point_scope"] = "all_processes" if per_point_sums else "first_worker"
         per_point = ("per-point server_cpu_pct and server_rss_bytes sum every serving process; server.pid is "
                      "the first worker's" if per_point_sums else
                      "per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first worker's alone")

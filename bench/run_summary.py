@@ -4,7 +4,7 @@ every warning); a figure that is the server's own limit below full CPU says so, 
 A sessions run adds a line per level: processes, connect, idle hold, fan-out saturation
 (bench/sessions_text.py)."""
 
-from floors import level_floor_reasons, limit_notes, server_sampled
+from floors import level_floor_reasons, limit_notes, server_view
 from sessions_text import level_line
 
 
@@ -27,13 +27,13 @@ def summarize(doc, name):
         if "saturation_strict" in level:
             text += f"; strict {_figure(level['saturation_strict'])}"
         text += f" ({n} run{'s' if n != 1 else ''})"
-        floor = level_floor_reasons(level, server_sampled(doc))
+        floor = level_floor_reasons(level, server_view(doc))
         if floor:
             text += f"; a floor, not the server's limit: {'; '.join(floor)}"
-        for note in limit_notes(level, server_sampled(doc)):
+        for note in limit_notes(level, server_view(doc)):
             text += f"; {note}"
         lines.append(text)
-        sessions = level_line(level, doc, server_sampled(doc))  # the sessions profile's per-level figures
+        sessions = level_line(level, doc, server_view(doc))  # the sessions profile's per-level figures
         if sessions:
             lines.append(sessions)
     for w in doc["warnings"]:

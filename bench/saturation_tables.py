@@ -28,7 +28,6 @@ gives the same share (site/src/js/limit-share.js); both test against docs/contra
 """
 
 import argparse
-import glob
 import math
 import os
 import sys
@@ -38,8 +37,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from level_ranges import level_range  # noqa: E402
-from floors import server_sampled  # noqa: E402
-from results_io import load_result  # noqa: E402
+from floors import server_view  # noqa: E402
+from results_io import load_result, result_paths  # noqa: E402
 from sessions_text import sessions_table  # noqa: E402
 from sockbench_contract.registry import load as load_registry  # noqa: E402
 
@@ -137,7 +136,7 @@ def tables(docs, registry, rss_level=None):
         if not members:
             continue
         limit, no_limit_why = limit_doc(docs, registry, group)
-        limit_figures = ({lv["concurrency"]: level_range(lv, server_sampled(limit)) for lv in limit["levels"]}
+        limit_figures = ({lv["concurrency"]: level_range(lv, server_view(limit)) for lv in limit["levels"]}
                          if limit else {})
         heads = [str(n) for n in levels] + ([f"% of limit at {' · '.join(str(n) for n in levels)}"] if limit else [])
         out.append(f"| {title} | " + " | ".join(heads) + f" | RSS at {rss_level} |")
@@ -145,10 +144,10 @@ def tables(docs, registry, rss_level=None):
         reasons, owns, no_share = [], [], {"no limit figure": [], "both floors": []}
         for label, doc in members:
             by_level = {lv["concurrency"]: lv for lv in doc["levels"]}
-            sampled = server_sampled(doc)
+            server = server_view(doc)
             cells, shares = [], []
             for n in levels:
-                figure = level_range(by_level.get(n), sampled)
+                figure = level_range(by_level.get(n), server)
                 cells.append(cell(figure))
                 if figure and figure["floor"]:
                     reasons.append(f"- {label}, {n} clients: {'; '.join(figure['floor'])}")
@@ -181,7 +180,7 @@ def tables(docs, registry, rss_level=None):
             out.append(no_limit_why)
         out.append("")
         for _, doc in members:  # a sessions run's per-level figures (bench/sessions_text.py)
-            table = sessions_table(doc, server_sampled(doc))
+            table = sessions_table(doc, server_view(doc))
             if table:
                 out += table + [""]
     return "\n".join(out)
@@ -212,7 +211,7 @@ def main(argv):
                         help="concurrent clients whose saturation RSS the last column shows "
                              "(default: the highest level measured)")
     args = parser.parse_args(argv)
-    paths = sorted(glob.glob(os.path.join(args.folder, "*.json")))
+    paths = result_paths(args.folder)
     if not paths:
         parser.error(f"no result files (*.json) in {args.folder}")
     try:

@@ -18,7 +18,7 @@ churn's figures per level (bench/churn_text.py), so it is never read as a plain 
 """
 
 import churn_text
-from floors import level_floor_reasons
+from floors import WHOLE_CORE, level_floor_reasons
 
 SESSION_FIELDS = ("workers", "agents", "connect", "idle", "fanout_saturation")
 
@@ -111,7 +111,7 @@ def idle_text(level):
             f"{idle.get('connections_lost', 0):,} lost, {idle.get('heartbeats', 0):,} heartbeats")
 
 
-def fanout_figure(level, doc, sampled=True):
+def fanout_figure(level, doc, server=WHOLE_CORE):
     """(the fan-out saturation as text with the mode beside it, its floor reasons or []) for one level;
     (None, []) when the level has no fanout_saturation field."""
     if "fanout_saturation" not in level:
@@ -120,14 +120,14 @@ def fanout_figure(level, doc, sampled=True):
     mode = mode_text(doc)
     if sat is None:
         return f"no ok point under the fan-out verdict [{mode}]", []
-    reasons = level_floor_reasons(level, sampled) if level.get("saturation") else []
+    reasons = level_floor_reasons(level, server) if level.get("saturation") else []
     p99 = sat.get("p99_ms")
     text = (f"{'≥ ' if reasons else ''}{_si(sat['copies_per_s'], 'copies/s')} [{mode}] at "
             f"{_rate(sat['target_rate'])} msgs/s sent, all-copies p99 {'—' if p99 is None else f'{p99:,.1f} ms'}")
     return text, reasons
 
 
-def level_line(level, doc, sampled=True):
+def level_line(level, doc, server=WHOLE_CORE):
     """The run summary's sessions line for one level (indented under its saturation line); None for a
     level that is not a sessions level."""
     if not is_sessions_level(level):
@@ -136,7 +136,7 @@ def level_line(level, doc, sampled=True):
     idle = idle_text(level)
     if idle:
         parts.append(idle)
-    figure, reasons = fanout_figure(level, doc, sampled)
+    figure, reasons = fanout_figure(level, doc, server)
     if figure:
         parts.append("fan-out saturation " + figure
                      + (f" (a floor, not the server's limit: {'; '.join(reasons)})" if reasons else ""))
@@ -146,7 +146,7 @@ def level_line(level, doc, sampled=True):
     return "          " + "; ".join(parts)
 
 
-def sessions_table(doc, sampled=True):
+def sessions_table(doc, server=WHOLE_CORE):
     """Markdown lines: one row per sessions level of `doc`, then the floor reasons; [] without any."""
     levels = [lv for lv in doc["levels"] if is_sessions_level(lv)]
     if not levels:
@@ -163,7 +163,7 @@ def sessions_table(doc, sampled=True):
         connect = level.get("connect") or {}
         idle = level.get("idle") or {}
         sat = level.get("fanout_saturation")
-        reasons = level_floor_reasons(level, sampled) if sat and level.get("saturation") else []
+        reasons = level_floor_reasons(level, server) if sat and level.get("saturation") else []
         achieved = connect.get("achieved_per_s")
         cpu = idle.get("server_cpu_pct")
         figure = "—" if not sat else ("≥ " if reasons else "") + _si(sat["copies_per_s"])

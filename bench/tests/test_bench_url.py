@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cpus import available_cpus
-from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled
+from floors import NOT_SAMPLED_NOTE, level_floor_reasons, server_sampled, server_view
 from results_io import flow_problems, load_result, schema_errors
 from servers import ROOT, entry, server_command
 from sockbench_contract.server_launch import ServerProcess
@@ -52,7 +52,7 @@ def test_bench_url_without_a_pid_records_no_server_figures_and_says_so_once(own_
     for level in doc["levels"]:
         for point in level["points"]:
             assert point["server_cpu_pct"] is None and point["server_rss_bytes"] is None
-        assert "server CPU not measured" not in level_floor_reasons(level, server_sampled(doc))
+        assert "server CPU not measured" not in level_floor_reasons(level, server_view(doc))
     assert doc["warnings"].count(NOT_SAMPLED_NOTE) == 1
     assert proc.stderr.count(NOT_SAMPLED_NOTE) == 1, "the run summary says it once"
     assert "[start server]" not in proc.stderr, "the runner starts nothing"

@@ -1,5 +1,6 @@
 """make compare: medians, ratio, and the overlap rule that decides "within noise"."""
 
+import os
 import pytest
 
 from compare import compare_table, default_base, main, matrix_table, pick_base
@@ -62,6 +63,18 @@ def test_folder_matrix_against_a_baseline(tmp_path):
     assert "100 (90–110)" in table
     assert main([str(tmp_path), "--base", "nothing-matches"]) == 1
     assert main([str(tmp_path), "--base", "sockjs-tornado-cpython"]) == 0
+
+
+def test_a_committed_scale_out_folder_is_judged_against_each_workers_quota(capsys):
+    # Its summary.json is skipped; a worker at its 25 % quota is the server's limit, and a floor's reason
+    # names the quota instead of holding a quarter-core worker to a whole core.
+    from servers import ROOT
+    assert main([os.path.join(ROOT, "results", "scaleout-simulated", "pypy-fast-period10ms")]) == 0
+    out = capsys.readouterr().out
+    one_worker = [ln for ln in out.splitlines() if ln.startswith("| ") and ln.endswith("(cgroup quota) | 271,149 "
+                  "(247,468–358,539) | 873,255 (767,918–914,257) | 904,928 (303,043–1,192,561) |")]
+    assert one_worker, out
+    assert "(< 95 % of its 25 % quota)" in out and "(< 95 %)," not in out
 
 
 def test_usage_errors_exit_2(capsys):

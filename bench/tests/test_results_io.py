@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from results_io import load_result, readable_schemas, result_file_path, schema_errors, write_result
+from results_io import load_result, readable_schemas, result_file_path, result_paths, schema_errors, write_result
 from servers import ROOT
 
 OLD_FILES = sorted(glob.glob(os.path.join(ROOT, "results", "reference", "*.json"))
@@ -22,6 +22,19 @@ def test_both_schema_versions_are_readable():
 def test_committed_files_still_read_and_validate(path):
     doc = load_result(path)
     assert schema_errors(doc) == []
+
+
+def test_a_folders_result_paths_leave_out_the_schema_and_the_scale_out_summaries(tmp_path):
+    for name in ("b.json", "a.json", "schema.json", "summary.json", "20261126T041055Z.summary.json", "notes.md"):
+        (tmp_path / name).write_text("{}")
+    assert [os.path.basename(p) for p in result_paths(str(tmp_path))] == ["a.json", "b.json"]
+
+
+@pytest.mark.parametrize("folder", sorted(glob.glob(os.path.join(ROOT, "results", "scaleout-simulated", "*", ""))),
+                         ids=lambda f: os.path.basename(os.path.dirname(f)))
+def test_every_result_of_a_committed_scale_out_folder_reads(folder):
+    paths = result_paths(folder)
+    assert len(paths) == 3 and all(load_result(p)["server"]["cpu_quota"] for p in paths)
 
 
 def test_other_documents_are_refused(tmp_path):

@@ -25,6 +25,7 @@ def test_workers_sampled_by_one_pid_are_called_the_first_workers_alone():
     assert doc["server"]["workers"] == 3
     [warning] = doc["warnings"]
     assert "are the first worker's alone" in warning and "runs[].server_total sums" in warning
+    assert doc["server"]["per_point_scope"] == "first_worker"   # what the floor rule reads under a quota
 
 
 def test_workers_sampled_together_are_not_called_the_first_workers():
@@ -35,3 +36,4 @@ def test_workers_sampled_together_are_not_called_the_first_workers():
     [warning] = doc["warnings"]
     assert "sum every serving process" in warning
     assert "alone" not in warning
+    assert doc["server"]["per_point_scope"] == "all_processes"

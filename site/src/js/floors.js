@@ -20,6 +20,10 @@
 // A run whose server was not sampled (`make bench-url` without SERVER_PID:
 // server.pid null) is judged from the client's side alone (client-bound, how
 // the level ended), said once (NOT_SAMPLED_NOTE) rather than on every level.
+// A server that ran under a CPU quota (make bench-scaleout: server.cpu_quota)
+// is judged against the quota instead of a whole core ("< 95 % of its 25 %
+// quota"). What the rule knows of a run's server besides its levels is one
+// view, serverView(result) = {sampled, capacityPct}, which callers pass on.
 // Pure functions (tested in node).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
@@ -79,6 +83,45 @@
   const serverSampled = (result) => !(result.server && result.server.pid === null);
 
   /**
+   * The CPU the sampled server processes could use, percent of one core: 100,
+   * or under a cgroup CPU quota (server.cpu_quota) the quota of the processes
+   * the per-point figures cover (server.per_point_scope): one worker's when
+   * they are the first worker's alone (the default), the run group's
+   * (workers × core_share) when summed; at most 100.
+   */
+  function serverCapacityPct(result) {
+    const quota = result.server && result.server.cpu_quota;
+    if (!quota) return 100;
+    // A per-point CPU of one worker must not be held against the whole group's quota.
+    const quotaUs = result.server.per_point_scope === 'all_processes' ? quota.workers_total_quota_us : quota.quota_us;
+    return Math.min(100, 100 * quotaUs / quota.period_us);
+  }
+
+  /**
+   * What the rule needs of a run's server besides its levels: sampled (false:
+   * the client's side alone decides) and capacityPct (0 < x <= 100, percent of
+   * one core; the busy thresholds are shares of it).
+   */
+  const serverView = (result) => ({ sampled: serverSampled(result), capacityPct: serverCapacityPct(result) });
+
+  /** A sampled server on a whole core: every run but a URL-only or a quota one. */
+  const WHOLE_CORE = Object.freeze({ sampled: true, capacityPct: 100 });
+
+  /** `server` itself, or a TypeError when it is not a view (a bare boolean, as serverSampled gives, would read as "not sampled"). */
+  function checkView(server) {
+    if (server === null || typeof server !== 'object' || typeof server.capacityPct !== 'number') {
+      throw new TypeError(`floors: expected serverView(result), got ${JSON.stringify(server)}`);
+    }
+    return server;
+  }
+
+  /** SERVER_BUSY_PCT of what the server could use, percent of one core. */
+  const busyBar = (server) => SERVER_BUSY_PCT * server.capacityPct / 100;
+
+  /** " of its 25 % quota" when the server ran under a CPU quota, else "". */
+  const ofQuota = (server) => (server.capacityPct >= 100 ? '' : ` of its ${server.capacityPct} % quota`);
+
+  /**
    * `field` of the level's saturation object (v2), else of the measured point
    * the figure came from (v1 files: same received/s, state ok); null if neither.
    */
@@ -119,10 +162,11 @@
    * SERVER_BUSY_PCT, nothing else making a floor (not client-bound, the level
    * overloaded the server) and clear client headroom.
    */
-  function ownLimit(level, sampled = true) {
+  function ownLimit(level, server = WHOLE_CORE) {
     const sat = level.saturation;
-    const cpu = sampled ? saturationServerCpu(level) : null;
-    return Boolean(sat) && !sat.client_bound && cpu != null && cpu >= SERVER_OWN_LIMIT_MIN_PCT && cpu < SERVER_BUSY_PCT &&
+    const cpu = server.sampled ? saturationServerCpu(level) : null;
+    return Boolean(sat) && !sat.client_bound && cpu != null &&
+      cpu >= SERVER_OWN_LIMIT_MIN_PCT * server.capacityPct / 100 && cpu < busyBar(server) &&
       !ENDS_WITHOUT_OVERLOAD[level.end_reason] && clientHeadroom(level);
   }
 
@@ -131,14 +175,14 @@
    * is the server's limit (at full CPU or its own below it). Without a sampled
    * server only the client's side counts.
    */
-  function repetitionKinds(level, sampled = true) {
+  function repetitionKinds(level, server = WHOLE_CORE) {
     const sat = level.saturation;
     if (!sat) return [];
     const kinds = [];
     const cpu = saturationServerCpu(level);
     if (sat.client_bound) kinds.push('client-bound');
-    if (sampled && cpu == null) kinds.push('server CPU not measured');
-    else if (sampled && cpu < SERVER_BUSY_PCT && !ownLimit(level, sampled)) kinds.push('busy');
+    if (server.sampled && cpu == null) kinds.push('server CPU not measured');
+    else if (server.sampled && cpu < busyBar(server) && !ownLimit(level, server)) kinds.push('busy');
     const end = ENDS_WITHOUT_OVERLOAD[level.end_reason];
     if (end) kinds.push(end);
     return kinds;
@@ -171,28 +215,30 @@
       shares.length ? `at ${range(shares, Math.ceil)} % of its ceiling` : null];
   }
 
-  function busyText(runs) {
+  function busyText(runs, server) {
     const [client, ceiling] = clientText(runs);
-    const server = range(runs.map(saturationServerCpu), Math.floor);
-    return `server ${server} % busy (< ${SERVER_BUSY_PCT} %), ${client}${ceiling ? `, ${ceiling}` : ''}`;
+    const cpu = range(runs.map(saturationServerCpu), Math.floor);
+    return `server ${cpu} % busy (< ${SERVER_BUSY_PCT} %${ofQuota(server)}), ${client}${ceiling ? `, ${ceiling}` : ''}`;
   }
 
-  function ownLimitText(runs) {
+  function ownLimitText(runs, server) {
     const [client, ceiling] = clientText(runs);
-    const server = range(runs.map(saturationServerCpu), Math.floor);
-    return `server's own limit at ${server} % CPU (${[client, 'on schedule', ceiling].filter(Boolean).join(', ')})`;
+    const cpu = range(runs.map(saturationServerCpu), Math.floor);
+    return `server's own limit at ${cpu} % CPU${ofQuota(server)} (${[client, 'on schedule', ceiling].filter(Boolean).join(', ')})`;
   }
 
   /**
    * Why one repetition's saturation figure is a floor.
    * @param {object} level a level object of a result file, or one element of
    *   a repeated level's `runs[]` (each is one repetition's level verbatim)
-   * @param {boolean} [sampled] serverSampled(result) of its file (default true)
+   * @param {{sampled: boolean, capacityPct: number}} [server] serverView(result)
+   *   of its file (default WHOLE_CORE)
    * @returns {string[]} the reasons; [] when the figure is the server's limit,
    *   or when the level has no figure at all (no `saturation`)
    */
-  function repetitionFloorReasons(level, sampled = true) {
-    return repetitionKinds(level, sampled).map((kind) => (kind === 'busy' ? busyText([level]) : kind));
+  function repetitionFloorReasons(level, server = WHOLE_CORE) {
+    checkView(server);
+    return repetitionKinds(level, server).map((kind) => (kind === 'busy' ? busyText([level], server) : kind));
   }
 
   /**
@@ -201,8 +247,9 @@
    * on schedule)"). Arguments as repetitionFloorReasons.
    * @returns {string[]} [label], or [] when it is not
    */
-  function repetitionLimitNotes(level, sampled = true) {
-    return ownLimit(level, sampled) ? [ownLimitText([level])] : [];
+  function repetitionLimitNotes(level, server = WHOLE_CORE) {
+    checkView(server);
+    return ownLimit(level, server) ? [ownLimitText([level], server)] : [];
   }
 
   /**
@@ -215,18 +262,19 @@
    * ("server 81–93 % busy (< 95 %), client 78–88 % busy in 2 of 3").
    * @param {object} level a level object of a result file; its `runs[]`, when
    *   present, are the repetitions, otherwise the level is its only one
-   * @param {boolean} [sampled] serverSampled(result) of its file (default
-   *   true; false: the client's side alone decides)
+   * @param {{sampled: boolean, capacityPct: number}} [server] serverView(result)
+   *   of its file (default WHOLE_CORE; not sampled: the client's side alone decides)
    * @returns {string[]} [] when every repetition's figure was the server's limit
    */
-  function levelFloorReasons(level, sampled = true) {
+  function levelFloorReasons(level, server = WHOLE_CORE) {
+    checkView(server);
     const runs = runsOf(level);
     const byKind = new Map();
     for (const run of runs) {
-      for (const kind of repetitionKinds(run, sampled)) byKind.set(kind, [...(byKind.get(kind) || []), run]);
+      for (const kind of repetitionKinds(run, server)) byKind.set(kind, [...(byKind.get(kind) || []), run]);
     }
     return RANK.filter((kind) => byKind.has(kind)).map((kind) =>
-      (kind === 'busy' ? busyText(byKind.get(kind)) : kind) + kOfN(byKind.get(kind).length, runs.length));
+      (kind === 'busy' ? busyText(byKind.get(kind), server) : kind) + kOfN(byKind.get(kind).length, runs.length));
   }
 
   /**
@@ -238,10 +286,11 @@
    * Arguments as levelFloorReasons.
    * @returns {string[]} [label], or [] when no repetition's was
    */
-  function levelLimitNotes(level, sampled = true) {
+  function levelLimitNotes(level, server = WHOLE_CORE) {
+    checkView(server);
     const runs = runsOf(level);
-    const own = runs.filter((run) => ownLimit(run, sampled));
-    return own.length ? [ownLimitText(own) + kOfN(own.length, runs.length)] : [];
+    const own = runs.filter((run) => ownLimit(run, server));
+    return own.length ? [ownLimitText(own, server) + kOfN(own.length, runs.length)] : [];
   }
 
   /** How the pages word a floor's reasons (chart hover, level and summary tables). */
@@ -254,6 +303,7 @@
 
   return {
     SERVER_BUSY_PCT, SERVER_OWN_LIMIT_MIN_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, FLOOR_PREFIX, NOT_SAMPLED_NOTE, serverSampled,
+    serverCapacityPct, serverView, WHOLE_CORE,
     saturationServerCpu, saturationClientCpu, repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons,
     levelLimitNotes, describeFloor,
   };

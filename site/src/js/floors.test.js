@@ -12,7 +12,7 @@ const fs = require('fs');
 const path = require('path');
 const {
   SERVER_BUSY_PCT, SERVER_OWN_LIMIT_MIN_PCT, CLIENT_HEADROOM_CPU_PCT, CLIENT_CEILING_SHARE_PCT, NOT_SAMPLED_NOTE, serverSampled,
-  repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons, levelLimitNotes, describeFloor,
+  serverCapacityPct, repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons, levelLimitNotes, describeFloor,
 } = require('./floors');
 
 const CASES = JSON.parse(fs.readFileSync(
@@ -25,8 +25,9 @@ const RULES = {
 for (const c of CASES.cases) {
   test(c.name, () => {
     const [reasons, notes] = RULES[c.rule];
-    assert.deepEqual(reasons(c.level, c.server_sampled ?? true), c.reasons);
-    assert.deepEqual(notes(c.level, c.server_sampled ?? true), c.notes);
+    const server = { sampled: c.server_sampled ?? true, capacityPct: c.server_capacity_pct ?? 100 };
+    assert.deepEqual(reasons(c.level, server), c.reasons);
+    assert.deepEqual(notes(c.level, server), c.notes);
   });
 }
 
@@ -36,12 +37,25 @@ for (const c of CASES.server_sampled) {
   });
 }
 
+for (const c of CASES.server_capacity) {
+  test(c.name, () => {
+    assert.equal(serverCapacityPct(c.result), c.capacity_pct);
+  });
+}
+
 test('the constants and the not-sampled note are the table\'s', () => {
   assert.equal(SERVER_BUSY_PCT, CASES.server_busy_pct);
   assert.equal(SERVER_OWN_LIMIT_MIN_PCT, CASES.server_own_limit_min_pct);
   assert.equal(CLIENT_HEADROOM_CPU_PCT, CASES.client_headroom_cpu_pct);
   assert.equal(CLIENT_CEILING_SHARE_PCT, CASES.client_ceiling_share_pct);
   assert.equal(NOT_SAMPLED_NOTE, CASES.not_sampled_note);
+});
+
+test('a bare boolean where a server view belongs is refused, not read as "not sampled"', () => {
+  const level = { saturation: { received_per_s: 1000, client_bound: false, server_cpu_pct: 50 }, end_reason: 'saturated' };
+  for (const f of [repetitionFloorReasons, repetitionLimitNotes, levelFloorReasons, levelLimitNotes]) {
+    assert.throws(() => f(level, true), TypeError);
+  }
 });
 
 test('describeFloor words the reasons for the pages', () => {

@@ -110,7 +110,7 @@
    *   point, no point at the fixed rate) `of` how many.
    */
   function levelFigures(result) {
-    const sampled = floors.serverSampled(result);
+    const server = floors.serverView(result);
     return result.levels.map((level) => {
       const fixedPoint = pointAtRate(level.points);
       const fanout = level.fanout_saturation || null;
@@ -127,8 +127,8 @@
         serverKbPerSession: figureOver(level, (l) => kb(idleOf(l).server_bytes_per_session)),
         clientKbPerSession: figureOver(level, (l) => kb(idleOf(l).client_bytes_per_session)),
         saturation: { ...figureOver(level, (l) => (l.fanout_saturation ? l.fanout_saturation.copies_per_s : null)), record: fanout },
-        floorReasons: fanout ? floors.levelFloorReasons(level, sampled) : [],
-        limitNotes: fanout ? floors.levelLimitNotes(level, sampled) : [],
+        floorReasons: fanout ? floors.levelFloorReasons(level, server) : [],
+        limitNotes: fanout ? floors.levelLimitNotes(level, server) : [],
         p99AtFixedRate: {
           ...figureOver(level, (l) => {
             const point = pointAtRate(l.points);

@@ -72,7 +72,7 @@ test('the fan-out saturation figure is judged by the summary\'s floor rule (floo
     const figures = levelFigures(result);
     result.levels.forEach((level, i) => {
       assert.equal(figures[i].saturation.value, level.fanout_saturation ? level.fanout_saturation.copies_per_s : null);
-      assert.deepEqual(figures[i].floorReasons, level.fanout_saturation ? floors.levelFloorReasons(level, floors.serverSampled(result)) : []);
+      assert.deepEqual(figures[i].floorReasons, level.fanout_saturation ? floors.levelFloorReasons(level, floors.serverView(result)) : []);
     });
     // Derived as the browser tests derive runs: the saturation point flagged client-bound, nothing added.
     const derived = copy(result);

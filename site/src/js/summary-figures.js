@@ -59,8 +59,8 @@
         rssAtStartBytes: rss.length ? rss[0] : null,
         peakRssBytes: rss.length ? Math.max(...rss) : null,
         endReason: level.end_reason,
-        floorReasons: result.historic ? [] : floors.levelFloorReasons(level, floors.serverSampled(result)),
-        limitNotes: result.historic ? [] : floors.levelLimitNotes(level, floors.serverSampled(result)),
+        floorReasons: result.historic ? [] : floors.levelFloorReasons(level, floors.serverView(result)),
+        limitNotes: result.historic ? [] : floors.levelLimitNotes(level, floors.serverView(result)),
       };
     });
   }
