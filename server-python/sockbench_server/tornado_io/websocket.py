@@ -83,14 +83,22 @@ class WsReceiver:
 
 
 class _SockJSWebSocket(WebSocketHandler):
+    # Our per-session attributes live in slots, not in the instance __dict__ Tornado's
+    # RequestHandler already fills: that dict holds 29 keys once the upgrade is done, and
+    # CPython 3.11 keeps an instance dict compact (its keys shared by the class) only up to 30
+    # keys; two more made every session's handler carry a full dict of its own (1.6 KB on
+    # CPython 3.11: server-python/README.md, "Where the bytes go").
+    __slots__ = ("service", "budget", "session", "receiver")
     service: Service
     budget: OutputBudget
-    session: Any = None
-    receiver: Any = None
+    session: Any
+    receiver: Any
 
     def initialize(self, service: Service, budget: OutputBudget) -> None:  # type: ignore[override]
         self.service = service
         self.budget = budget
+        self.session = None    # set by open(); on_close may come first
+        self.receiver = None
 
     def on_message(self, message: Union[str, bytes]) -> Optional[Awaitable[None]]:
         # A message the output budget does not admit now waits: returning
@@ -122,7 +130,12 @@ class _SockJSWebSocket(WebSocketHandler):
             self.clear_header("Content-Type")
             self.finish()
 
-    async def get(self, *args: Any, **kwargs: Any) -> None:
+    # get and _handshake are plain functions that return Tornado's get coroutine, not coroutines of
+    # their own: Tornado awaits what get returns, and that coroutine runs until the connection
+    # closes, so every coroutine layered over it here would keep one more frame alive per session
+    # for its whole life (~360 bytes each on CPython 3.11: server-python/README.md, "Where the
+    # bytes go").
+    def get(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
         problem = self._upgrade_problem()
         if problem:
             # Both wordings that revisions of the SockJS suite look for:
@@ -130,14 +143,14 @@ class _SockJSWebSocket(WebSocketHandler):
             self.set_status(400)
             self.set_header("Content-Type", "text/plain; charset=UTF-8")
             self.finish("Not a valid websocket request: " + problem)
-            return
+            return None
         if not self.service.has_room():
             refuse_session(self)  # instead of the upgrade (docs/protocol.md section 7)
-            return
-        await self._handshake(*args, **kwargs)
+            return None
+        return self._handshake(*args, **kwargs)
 
-    async def _handshake(self, *args: Any, **kwargs: Any) -> None:
-        await super().get(*args, **kwargs)
+    def _handshake(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
+        return super().get(*args, **kwargs)
 
     def _upgrade_problem(self) -> Optional[str]:
         headers = self.request.headers
@@ -171,12 +184,12 @@ class _SockJSWebSocket(WebSocketHandler):
 
 
 class FramedWebSocketHandler(_SockJSWebSocket):
-    async def _handshake(self, *args: Any, **kwargs: Any) -> None:
+    def _handshake(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
         headers = self.request.headers
         if "Sec-WebSocket-Key1" in headers and "Sec-WebSocket-Version" not in headers:
             self._hixie76()
-            return
-        await super()._handshake(*args, **kwargs)
+            return None
+        return super()._handshake(*args, **kwargs)
 
     def open(self, *args: str, **kwargs: str) -> None:
         self.set_nodelay(True)
