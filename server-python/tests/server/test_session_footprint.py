@@ -1,0 +1,90 @@
+"""What an open websocket session keeps alive on our server besides Tornado's own objects
+(README, "Where the bytes go"): our per-session attributes live in the handler's slots, not in its
+instance __dict__, which CPython 3.11+ keeps as a key-sharing dict only up to 30 keys (Tornado's
+handler holds 27 after the upgrade; two more once made every session carry a 1.6 KB dict of its own);
+and no coroutine of ours sits over Tornado's handshake coroutine or its frame reader, both of which
+run as long as the session does.
+
+A real server on this event loop (the application as `python -m sockbench_server` builds it) and a real
+websocket client; the figures in bytes are the benchmark's to measure, not this test's."""
+from __future__ import annotations
+
+import asyncio
+import gc
+import inspect
+import sys
+
+import pytest
+from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
+from tornado.websocket import websocket_connect
+
+from sockbench_server.apps import default_mounts
+from sockbench_server.protocol.codecs import load_codec
+from sockbench_server.protocol.service import Service
+from sockbench_server.protocol.session_budget import SessionBudget
+from sockbench_server.tornado_io.router import make_application
+from sockbench_server.tornado_io.shedding import OutputBudget
+from sockbench_server.tornado_io.timers import LoopTimers
+from sockbench_server.tornado_io.websocket import FramedWebSocketHandler
+
+OURS_PER_SESSION = {"service", "budget", "session", "receiver"}
+#: CPython's limit on a key-sharing instance dict (SHARED_KEYS_MAX_SIZE in Objects/dictobject.c).
+SHARED_KEYS_MAX = 30
+#: Coroutines that once wrapped Tornado's long-lived ones; each kept a frame per session.
+WRAPPERS = {"_SockJSWebSocket.get", "_SockJSWebSocket._handshake", "FramedWebSocketHandler._handshake",
+            "FencedProtocol13._receive_frame"}
+
+
+def _live_coroutine_names():
+    return {c.__qualname__ for c in gc.get_objects() if inspect.iscoroutine(c)}
+
+
+def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monkeypatch):
+    opened = []
+    original_open = FramedWebSocketHandler.open
+
+    def spy(self, *args, **kwargs):
+        original_open(self, *args, **kwargs)
+        opened.append(self)
+
+    monkeypatch.setattr(FramedWebSocketHandler, "open", spy)
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        timers = LoopTimers(loop)
+        services = [Service(prefix, connection_class=cls, options=opts, codec=load_codec("json"),
+                            timers=timers, session_budget=SessionBudget(10))
+                    for prefix, cls, opts in default_mounts(25.0)]
+        [sock] = bind_sockets(0, "127.0.0.1")
+        server = HTTPServer(make_application(services, OutputBudget()))
+        server.add_sockets([sock])
+        port = sock.getsockname()[1]
+        ws = await websocket_connect(f"ws://127.0.0.1:{port}/broadcast/000/footprint/websocket")
+        try:
+            assert await asyncio.wait_for(ws.read_message(), 5) == "o"
+            [handler] = opened
+            assert handler.session is not None and handler.receiver is not None
+            assert not OURS_PER_SESSION & set(vars(handler)), sorted(vars(handler))
+            if sys.implementation.name == "cpython":
+                assert len(vars(handler)) <= SHARED_KEYS_MAX, sorted(vars(handler))
+            live = _live_coroutine_names()
+            # The session is really being served by coroutines (Tornado's get, our frame reader) ...
+            assert "StrictProtocol13.receive_frame" in live, sorted(live)
+            # ... and none of ours sits over them.
+            assert not WRAPPERS & live, sorted(WRAPPERS & live)
+        finally:
+            ws.close()
+            server.stop()
+            await asyncio.sleep(0.05)
+
+    asyncio.run(scenario())
+
+
+def test_a_handler_closed_before_open_still_reads_as_having_no_session():
+    # on_close may come before open (a handshake that failed): the slots are filled in initialize.
+    handler = FramedWebSocketHandler.__new__(FramedWebSocketHandler)
+    with pytest.raises(AttributeError):
+        handler.session  # noqa: B018 - an unfilled slot: initialize must fill it
+    FramedWebSocketHandler.initialize(handler, service=None, budget=None)
+    assert handler.session is None and handler.receiver is None
