@@ -119,7 +119,8 @@
   const busyBar = (server) => SERVER_BUSY_PCT * server.capacityPct / 100;
 
   /** " of its 25 % quota" when the server ran under a CPU quota, else "". */
-  const ofQuota = (server) => (server.capacityPct >= 100 ? '' : ` of its ${server.capacityPct} % quota`);
+  // Six significant figures, as Python's `:g` prints it (a share of 1/3 must read the same in both).
+  const ofQuota = (server) => (server.capacityPct >= 100 ? '' : ` of its ${Number(server.capacityPct.toPrecision(6))} % quota`);
 
   /**
    * `field` of the level's saturation object (v2), else of the measured point
