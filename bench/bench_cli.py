@@ -44,6 +44,10 @@ def build_parser():
     p.add_argument("--json", default="json", help="JSON codec for server-python: json|simplejson|ujson|orjson (default json)")
     p.add_argument("--naive", action="store_true", help="with --server SHORTNAME: the naive entry (e.g. pypy-naive)")
     p.add_argument("--transport", default="sockjs", choices=("sockjs", "raw"), help="client transport (default sockjs)")
+    p.add_argument("--transports", default="websocket", metavar="MIX",
+                   help="SockJS transport of each session: websocket, xhr-streaming, eventsource, xhr-polling, or a "
+                        "weighted mix such as websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5; the client "
+                        "checks it before any server starts (default websocket)")
     p.add_argument("--host", default="127.0.0.1", help="server listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="server port 0-65535, 0 = any free port (default 8080)")
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")

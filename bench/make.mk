@@ -6,6 +6,10 @@ CLIENT_CPU ?=
 PROFILE    ?= standard
 LEVELS     ?=
 TRANSPORT  ?= sockjs
+# SockJS transport of each session: websocket (default), xhr-streaming, eventsource, xhr-polling, or a
+# weighted mix, e.g. TRANSPORTS=websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5
+# (results/README.md "Transports"; the client checks the value before any server starts).
+TRANSPORTS ?= websocket
 # Independent repetitions per server; empty = the runner's default for the
 # profile (3 for standard, 1 for the others: bench/profiles.py).
 REPEAT     ?=
@@ -60,7 +64,7 @@ export CLIENT_ARGS
 
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
-              --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --json $(JSON) \
+              --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --transports '$(TRANSPORTS)' --json $(JSON) \
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
               $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)') \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
@@ -75,7 +79,7 @@ BENCH_PEER_DEPS   := $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
 
 SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
-HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
+HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, TRANSPORTS=websocket|xhr-streaming|eventsource|xhr-polling|mix, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "  bench-* PROFILE=sessions   1,000 ... 100,000 sessions: connect, idle memory per session, every copy's latency; levels above 19,000 on ceil(N/19000) workers and agents (docs/sessions.md)" \
               "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md, Churn)" \
               "make bench-cpython    the same on CPython" \

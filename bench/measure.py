@@ -37,6 +37,7 @@ from client_fleet import ClientFleet
 from process_sampler import GroupSampler
 from scaleout import wants_private_broker
 from servers import server_command
+import transports
 from server_quiet import wait_until_quiet
 from sockbench_contract.private_redis import PrivateRedis
 from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
@@ -127,6 +128,7 @@ def client_command(config, server, spec, out_path, extra=(), server_pid=None):
     if spec.peer:
         cmd.append("--peer")
     cmd += churn_args(config.churn_pct)
+    cmd += transports.client_args(config.transports)
     cmd += list(extra)
     cmd += config.client_args
     return cmd
@@ -142,8 +144,10 @@ def warm_up(config, url, profile, failed="warm-up pass"):
     """The unrecorded warm-up sweep (`profile`, the client's `warmup`) against the SockJS app at
     `url`; StepError("warm up") naming `failed` when the client exits non-zero."""
     with tempfile.TemporaryDirectory() as scratch:
+        # The warm-up runs the run's transports too: the server's HTTP paths need their JIT warm as well.
         cmd = java_command(config) + ["--url", url, "--transport", config.transport,
-                                      "--out", os.path.join(scratch, "warmup.json"), "--profile", profile["name"]]
+                                      "--out", os.path.join(scratch, "warmup.json"), "--profile", profile["name"],
+                                      *transports.client_args(config.transports)]
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, timeout=120)
     if proc.returncode != 0:

@@ -83,9 +83,10 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
     repetition to the scratch path the runner gives it with `--out`, so
     nothing here depends on a name the client would choose.
 
-    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>].json
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>][-<transports>].json
     from the document's `server` section (`na` where a server has no codec or
-    mode; the tag of `scale_out_tag`), never overwriting an earlier file (-2,
+    mode; the tag of `scale_out_tag`) and its sessions' transports when they
+    are not plain websocket (`transports_tag`), never overwriting an earlier file (-2,
     -3, ... appended). runtime_tag: the registry entry's runtime_tag (e.g.
     "cpython3.12"), which replaces server.runtime so two CPythons never share
     a name; None = server.runtime.
@@ -95,11 +96,21 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
              server.get("codec") or "na", server.get("mode") or "na"]
     if scale_out_tag(server):
         parts.append(scale_out_tag(server))
+    if transports_tag(doc):
+        parts.append(transports_tag(doc))
     base = os.path.join(out_dir, "-".join(parts))
     path, n = base + ".json", 2
     while os.path.exists(path):
         path, n = f"{base}-{n}.json", n + 1
     return path
+
+
+def transports_tag(doc):
+    """The file-name tag of a run's transports (parameters.transports, schema v6): '' for websocket
+    sessions (and older files), the name for one transport (`xhr-streaming`), the canonical mix with
+    its punctuation folded (`websocket16-xhr-streaming2-eventsource1-xhr-polling1`)."""
+    spec = doc.get("parameters", {}).get("transports", "websocket")
+    return "" if spec == "websocket" else spec.replace(":", "").replace(",", "-")
 
 
 def write_result(path, doc):

@@ -41,6 +41,7 @@ merged file's runner fields are bench/run_record.py's, the summary
 bench/run_summary.py's.
 """
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -73,6 +74,7 @@ from scaleout import wants_private_broker  # noqa: E402
 import session_groups  # noqa: E402
 from sessions import SESSIONS_PER_PROCESS  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
+import transports  # noqa: E402
 
 def _log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -122,6 +124,7 @@ def run(config, usage_error):
     client, profile, warmup = client_profiles_for(
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
+    config = check_transports(config, usage_error)
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -300,6 +303,15 @@ def client_profiles_for(config, needs_private_broker, usage_error):
     # The profile list's schema (docs/contract/list-profiles.schema.json) guarantees a warmup profile.
     warmup = client.get(WARMUP_PROFILE) if config.server_warmup else None
     return client, profile, warmup
+
+
+def check_transports(config, usage_error):
+    """`config` with TRANSPORTS= in the client's canonical form; usage_error (exit 2) with the client's
+    reason when it refuses the value. Asked of the jar before any server starts (bench/transports.py)."""
+    spec, why = transports.canonical(java_command(config), config.transports, config.transport)
+    if why:
+        usage_error(why)
+    return dataclasses.replace(config, transports=spec)
 
 
 def check_churn(config, profile):

@@ -6,8 +6,9 @@ from scaleout import PRIVATE, wants_private_broker
 
 #: The schema id of the files the runner writes (results/schema.json): /3 adds server.entry, /4 the
 #: sessions profile's fields (levels[].workers and agents among them, which the runner writes), /5 churn's
-#: (parameters.churn_pct, points[].churn: the client writes them when the runner passes CHURN=).
-RESULT_SCHEMA = "sockbench.result/5"
+#: (parameters.churn_pct, points[].churn: the client writes them when the runner passes CHURN=), /6 the
+#: transports' (parameters.transports, points[].transports with a mix: TRANSPORTS=).
+RESULT_SCHEMA = "sockbench.result/6"
 
 
 def record_entry(doc, entry):

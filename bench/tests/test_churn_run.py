@@ -30,7 +30,7 @@ def test_a_churn_run_records_the_storm_per_point_and_the_others_copies_only(tmp_
     assert "levels 200,400, churn 5 % of the sessions a second" in proc.stderr
     doc = load_result(proc.stdout.strip().splitlines()[-1])
     assert schema_errors(doc) == [] and flow_problems(doc) == []
-    assert doc["schema"] == "sockbench.result/5" and doc["parameters"]["churn_pct"] == 5
+    assert doc["schema"] == "sockbench.result/6" and doc["parameters"]["churn_pct"] == 5
     for level in doc["levels"]:
         n = level["concurrency"]
         pool = n // 20  # ids 19, 39, ...: one session in round(100 / 5)

@@ -31,9 +31,9 @@ def _committed_results():
 EVERY_RESULT = _committed_results()
 
 
-def test_v5_is_readable_beside_the_older_versions():
-    assert len(EVERY_RESULT) > 30  # the committed reference sets, v1 to v4
-    assert set(readable_schemas()) == {f"sockbench.result/{v}" for v in (1, 2, 3, 4, 5)}
+def test_v6_is_readable_beside_the_older_versions():
+    assert len(EVERY_RESULT) > 30  # the committed reference sets, v1 to v5
+    assert set(readable_schemas()) == {f"sockbench.result/{v}" for v in (1, 2, 3, 4, 5, 6)}
 
 
 @pytest.mark.parametrize("path", EVERY_RESULT, ids=lambda p: os.path.relpath(p, ROOT))
@@ -107,7 +107,48 @@ def test_an_older_document_with_a_v4_field_still_validates_as_v3_and_v4_and_v5_i
     doc = client_doc([25])
     for version in ("sockbench.result/3", "sockbench.result/4", "sockbench.result/5"):
         assert schema_errors(dict(copy.deepcopy(doc), schema=version)) == []
-    assert schema_errors(dict(doc, schema="sockbench.result/6"))[0].startswith("schema")
+    assert schema_errors(dict(doc, schema="sockbench.result/7"))[0].startswith("schema")
+
+
+def _mixed_doc():
+    """A v6 document of a 80/20 websocket/xhr-streaming mix: each point split in two transports."""
+    doc = client_doc([25])
+    doc["schema"] = "sockbench.result/6"
+    doc["parameters"]["transports"] = "websocket:4,xhr-streaming:1"
+    for point in doc["levels"][0]["points"]:
+        parts = []
+        for name, sessions in (("websocket", 20), ("xhr-streaming", 5)):
+            expected = point["sent"] * sessions
+            parts.append({"transport": name, "sessions": sessions, "sent": point["sent"] * sessions // 25,
+                          "received": expected, "expected_received": expected, "lost": 0, "connection_errors": 0,
+                          "delivered_pct": 100.0, "rtt_ms": point["rtt_ms"], "state": point["state"]})
+        point["transports"] = parts
+    return doc
+
+
+def test_a_v6_document_needs_its_transports_and_a_mix_validates():
+    assert schema_errors(_mixed_doc()) == []
+    doc = _mixed_doc()
+    del doc["parameters"]["transports"]
+    assert schema_errors(doc)[0].startswith("parameters"), schema_errors(doc)
+    # The same document without the field is a valid v5 one: older files stay valid.
+    assert schema_errors(dict(doc, schema="sockbench.result/5")) == []
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d["parameters"].update(transports="websocket:80,smoke-signals:20"), "parameters/transports"),
+    (lambda d: d["parameters"].update(transports="websocket:80,xhr-streaming"), "parameters/transports"),
+    (lambda d: d["levels"][0]["points"][0]["transports"][1].update(transport="carrier-pigeon"),
+     "levels/0/points/0/transports/1/transport"),
+    (lambda d: d["levels"][0]["points"][0]["transports"][0].pop("lost"), "levels/0/points/0/transports/0"),
+    (lambda d: d["levels"][0]["points"][0].update(transports=d["levels"][0]["points"][0]["transports"][:1]),
+     "levels/0/points/0/transports"),
+], ids=["unknown-transport", "unweighted-entry-in-a-mix", "unknown-part", "part-without-lost", "a-mix-of-one"])
+def test_the_transport_fields_refuse_what_the_mix_rules_out(change, where):
+    doc = _mixed_doc()
+    change(doc)
+    errors = schema_errors(doc)
+    assert errors and all(e.startswith(where) for e in errors), errors
 
 
 def test_a_churn_document_validates():

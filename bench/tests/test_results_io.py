@@ -67,3 +67,15 @@ def test_file_name_says_how_many_workers_and_whether_a_broker_relayed(tmp_path, 
         doc["server"]["broker"] = {"url": broker, "private": broker == "private"}
     when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
     assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")
+
+
+@pytest.mark.parametrize("transports, suffix", [
+    (None, "fast.json"), ("websocket", "fast.json"), ("xhr-streaming", "fast-xhr-streaming.json"),
+    ("websocket:16,xhr-streaming:2,eventsource:1,xhr-polling:1",
+     "fast-websocket16-xhr-streaming2-eventsource1-xhr-polling1.json")])
+def test_file_name_names_the_transports_when_not_plain_websocket(tmp_path, transports, suffix):
+    doc = {"server": {"name": "sockjs-node", "runtime": "node", "codec": None, "mode": "fast"}, "parameters": {}}
+    if transports is not None:
+        doc["parameters"]["transports"] = transports
+    when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
+    assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")

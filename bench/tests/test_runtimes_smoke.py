@@ -30,7 +30,7 @@ def test_smoke_run_on_cpython_3_13_names_its_runtime(tmp_path):
     _, out_path, doc = smoke_run(["--servers", NEWER.name], tmp_path, str(available_cpus()[0]),
                                  extra=["--no-server-warmup"])
     assert os.path.basename(out_path).endswith("-sockbench-tornado-cpython3.13-json-fast.json")
-    assert doc["schema"] == "sockbench.result/5" and doc["server"]["entry"] == "cpython3.13-fast"
+    assert doc["schema"] == "sockbench.result/6" and doc["server"]["entry"] == "cpython3.13-fast"
     assert doc["server"]["runtime"] == "cpython" and doc["server"]["runtime_version"].startswith("3.13.")
     assert doc["server"]["mode"] == "fast" and doc["server"]["peer"] is False
 

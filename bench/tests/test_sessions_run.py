@@ -30,7 +30,7 @@ def test_a_sessions_run_records_idle_memory_every_copy_and_the_fanout_saturation
             "and 1 client process") in proc.stderr
     doc = load_result(proc.stdout.strip().splitlines()[-1])
     assert schema_errors(doc) == [] and flow_problems(doc) == []
-    assert doc["schema"] == "sockbench.result/5"
+    assert doc["schema"] == "sockbench.result/6"
     assert doc["parameters"]["all_copies"] is True and doc["parameters"]["idle_hold_s"] == 2
     assert doc["warnings"][0].startswith("sessions profile: levels 200,400 on 1 server process and 1 client process")
     assert [lv["concurrency"] for lv in doc["levels"]] == [200, 400]

@@ -18,6 +18,7 @@ import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.Engine;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
+import sockbench.client.engine.TransportMix;
 import sockbench.client.fleet.AgentFailedException;
 import sockbench.client.fleet.AgentsMissingException;
 import sockbench.client.fleet.BusException;
@@ -50,7 +51,7 @@ import sockbench.client.sweep.SweepSettings;
 @Command(name = "sockbench-client", mixinStandardHelpOptions = true, version = ClientInfo.VERSION,
         sortOptions = false, usageHelpAutoWidth = true,
         description = "Ramps the broadcast message rate against one SockJS server, concurrency level by level, "
-                + "until the server saturates; writes a sockbench.result/5 JSON file (see results/README.md). "
+                + "until the server saturates; writes a sockbench.result/6 JSON file (see results/README.md). "
                 + "Progress goes to stderr. Subcommands: firehose (client self-test), firehose-sender.")
 public final class RunCommand implements Callable<Integer> {
 
@@ -64,6 +65,13 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--transport", paramLabel = "sockjs|raw", defaultValue = "sockjs",
             description = "sockjs: framed /<prefix>/<3 digits>/<session>/websocket; raw: /<prefix>/websocket. Default: ${DEFAULT-VALUE}.")
     String transport;
+
+    @Option(names = "--transports", paramLabel = "MIX", defaultValue = "websocket",
+            description = "Which SockJS transport each session uses: one name (websocket, xhr-streaming, eventsource, "
+                    + "xhr-polling) or weighted entries, e.g. websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5 "
+                    + "(integer weights 0..1000000, client i gets the i-th of an even, deterministic interleaving). "
+                    + "HTTP transports need --transport sockjs; a fleet (--agents) runs websocket sessions only. Default: ${DEFAULT-VALUE}.")
+    String transports;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "standard", completionCandidates = ProfileNames.class,
             description = "${COMPLETION-CANDIDATES} (see client-java/README.md). Default: ${DEFAULT-VALUE}.")
@@ -89,6 +97,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "Print the profiles (levels, ramp, timings, search rules) as one JSON document on stdout and exit. "
                     + "Takes no other option.")
     boolean listProfiles;
+
+    @Option(names = "--check-transports",
+            description = "Check --transports (and --transport) and print the mix's canonical form on stdout, then exit "
+                    + "(exit 2 with the reason when it is wrong). The bench runner asks this before it starts a server.")
+    boolean checkTransports;
 
     @Option(names = "--validate",
             description = "Debug: check every received frame fully (strict UTF-8, SockJS grammar with escapes); a bad frame "
@@ -127,8 +140,16 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         // Every option is checked before anything starts: a bad value is a usage error (exit 2).
-        Usage.require(spec, url != null, "Missing required option: '--url=URL'");
         Transport tr = Usage.parseEnum(spec, Transport.class, transport, "--transport");
+        TransportMix mix = Usage.parse(spec, "--transports", () -> TransportMix.parse(transports));
+        Usage.require(spec, !mix.anyHttp() || tr == Transport.SOCKJS,
+                "--transports " + mix.spec() + " has HTTP transports: they need --transport sockjs");
+        if (checkTransports) {
+            spec.commandLine().getOut().println(mix.spec());
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+        Usage.require(spec, url != null, "Missing required option: '--url=URL'");
         Target target = Usage.parse(spec, "--url", () -> new Target(url, tr));
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
@@ -149,18 +170,20 @@ public final class RunCommand implements Callable<Integer> {
         int cores = ProcFiles.cpuCount(clientCpus);
         List<InetAddress> sources = Usage.parse(spec, "--source-addresses", () -> SourceAddresses.parse(sourceAddresses, target));
         fleet.check(spec);
+        Usage.require(spec, mix.websocketOnly() || !fleet.coordinating(),
+                "--transports " + mix.spec() + ": a fleet (--agents) runs websocket sessions only so far; run one client process");
         int threads = connection.ioThreads.resolve(spec, cores);
         Usage.require(spec, out != null, "Missing required option: '--out=FILE'");
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payload.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates)
-                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).build();
+                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).transports(mix).build();
 
         // Every session is a socket: a level this process (or each agent) cannot hold would fail
         // connection by connection minutes in; refuse it now, in one line (exit 2, no stack trace).
         // A coordinator holds no sessions: each agent checks its own share against its own limit
         // (agents on other hosts may have other limits), so only a lone client checks here.
-        String tooFewFiles = fleet.coordinating() ? null : openFilesRefusal(sweepPlan);
+        String tooFewFiles = fleet.coordinating() ? null : openFilesRefusal(sweepPlan, mix);
         if (tooFewFiles != null) {
             System.err.println(tooFewFiles);
             return 2;
@@ -187,7 +210,7 @@ public final class RunCommand implements Callable<Integer> {
                     : LocalLoadEngine.forThisProcess(Engine.builder(target).ioThreads(threads)
                             .connectTimeoutNs(connection.connectTimeoutNs()).connectConcurrency(connection.connectConcurrency)
                             .readCoalesceNs(connection.readCoalesceNs()).validate(validate).sourceAddresses(sources)
-                            .churnPool(ChurnPool.of(sweepPlan.churnPct())).start());
+                            .churnPool(ChurnPool.of(sweepPlan.churnPct())).transports(mix).start());
         } catch (BusException e) {
             System.err.println("sockbench: " + e.getMessage());
             return 1;
@@ -199,19 +222,35 @@ public final class RunCommand implements Callable<Integer> {
                 ? levelsSoFar -> localClient.withAgents(f.runId(), f.records(levelsSoFar))
                 : levelsSoFar -> localClient;
         RunOutputs outputs = new RunOutputs(
-                new RunOutputs.Run(runId, server.label(serverInfo), started, machine, serverInfo, settings),
+                new RunOutputs.Run(runId, server.label(serverInfo, mix), started, machine, serverInfo, settings),
                 clientOf, warnings, out, legacy, System.err);
         return sweep(loadEngine, settings, warnings, outputs, idlePids);
     }
 
-    /** The open-files refusal of the plan's largest level for this lone client's soft limit, or null when it fits. */
-    static String openFilesRefusal(SweepPlan plan) {
+    /**
+     * The open-files refusal of the plan's largest level for this lone client's soft limit, or null when
+     * it fits. An HTTP session holds two sockets (receiving and xhr_send), a websocket one.
+     */
+    static String openFilesRefusal(SweepPlan plan, TransportMix mix) {
         var limit = OpenFilesLimit.softLimit(OpenFilesLimit.SELF);
         if (limit.isEmpty()) {
             return null;
         }
         int largest = plan.levels().stream().mapToInt(Integer::intValue).max().orElse(0);
-        return OpenFilesLimit.refusal(largest, 1, limit.getAsLong());
+        long http = 0;
+        for (var t : mix.transports()) {
+            if (t.http() != null) {
+                http += mix.sessionsOf(t, largest);
+            }
+        }
+        if (http == 0) {
+            return OpenFilesLimit.refusal(largest, 1, limit.getAsLong());
+        }
+        long need = OpenFilesLimit.needed(largest + http);
+        return need <= limit.getAsLong() ? null : String.format(java.util.Locale.ROOT,
+                "sockbench: level %d with --transports %s needs %d open files (%d HTTP sessions hold two sockets each) "
+                        + "but this process may hold %d (ulimit -n); lower --levels",
+                largest, mix.spec(), need, http, limit.getAsLong());
     }
 
     /** Runs the sweep on the engine (closed at the end) and writes the outputs; exit status 1 when an agent was lost. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import sockbench.client.engine.Target;
+import sockbench.client.engine.TransportMix;
 import sockbench.client.sampling.ProcFiles;
 import sockbench.client.sweep.ReadyLine;
 import sockbench.client.sweep.ServerInfo;
@@ -69,7 +70,7 @@ final class ServerOptions {
     }
 
     /** --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown parts. */
-    String label(ServerInfo s) {
+    String label(ServerInfo s, TransportMix transports) {
         if (label != null) {
             return label;
         }
@@ -82,6 +83,9 @@ final class ServerOptions {
         }
         if (s.mode() != null) {
             b.append(" · ").append(s.mode());
+        }
+        if (!transports.websocketOnly()) { // the sessions' transports are part of what was measured
+            b.append(" · ").append(transports.spec());
         }
         return b.toString();
     }

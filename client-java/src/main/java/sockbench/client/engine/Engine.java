@@ -46,7 +46,7 @@ public final class Engine implements AutoCloseable {
         int perLoop = Math.max(1, b.connectConcurrency / b.ioThreads);
         for (int i = 0; i < b.ioThreads; i++) {
             loops.add(new IoLoop(i, b.ioThreads, b.target, originNs, b.connectTimeoutNs, perLoop, b.readCoalesceNs,
-                    b.validate, b.sourceAddresses, b.churnPool));
+                    b.validate, b.sourceAddresses, b.churnPool, b.transports));
         }
         loops.forEach(IoLoop::start);
     }
@@ -65,6 +65,7 @@ public final class Engine implements AutoCloseable {
         private boolean validate;
         private List<InetAddress> sourceAddresses = List.of();
         private ChurnPool churnPool = ChurnPool.NONE;
+        private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
 
         private Builder(Target target) {
             this.target = target;
@@ -126,6 +127,19 @@ public final class Engine implements AutoCloseable {
          */
         public Builder churnPool(ChurnPool pool) {
             this.churnPool = pool;
+            return this;
+        }
+
+        /**
+         * Which SockJS transport each client uses ({@link TransportMix}); default every session on
+         * the websocket. HTTP transports need the SockJS framing ({@link Transport#SOCKJS}).
+         */
+        public Builder transports(TransportMix mix) {
+            if (mix.anyHttp() && target.transport() != Transport.SOCKJS) {
+                throw new IllegalArgumentException("HTTP transports (" + mix.spec() + ") need the SockJS endpoint, not --transport "
+                        + target.transport().jsonName());
+            }
+            this.transports = mix;
             return this;
         }
 
@@ -286,6 +300,18 @@ public final class Engine implements AutoCloseable {
             n += c;
         }
         return n;
+    }
+
+    /**
+     * As {@link #steadyOpenConnections()} per transport, by name, in the mix's order, when the
+     * sessions use more than one transport; empty otherwise.
+     */
+    public java.util.Map<String, Integer> steadyOpenByTransport() {
+        java.util.Map<String, Integer> total = new java.util.LinkedHashMap<>();
+        for (java.util.Map<String, Integer> m : runOnAll(IoLoop::steadyOpenByTransport)) {
+            m.forEach((k, v) -> total.merge(k, v, Integer::sum));
+        }
+        return total;
     }
 
     /**

@@ -52,7 +52,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     private final ByteBuffer[] gather = new ByteBuffer[GATHER];
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final ArrayList<Connection> flushList = new ArrayList<>();
+    /**
+     * The accounting of the mix's first transport: the churn's counters and the window test
+     * (every transport's accounting follows the same schedule).
+     */
     private final ReceiveAccounting receive;
+    /** One accounting per transport of the mix, by {@link SessionTransport#ordinal()}; null for the others. */
+    private final ReceiveAccounting[] receiveByTransport = new ReceiveAccounting[SessionTransport.values().length];
+    /** Which transport each client id uses. */
+    private final TransportMix mix;
     private final SendCursor sender;
     /** Which sessions churn ({@link ChurnPool#NONE}: none), and this loop's cycling of them. */
     private final ChurnPool churnPool;
@@ -73,9 +81,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      * @param validate check every received frame fully (UTF-8, SockJS grammar); a debug mode, slow
      * @param loopCount the engine's I/O threads (this one's churn cycles are offset against theirs)
      * @param churnPool the sessions that churn during points ({@link ChurnPool#NONE}: none)
+     * @param mix which transport each client id uses
      */
     IoLoop(int index, int loopCount, Target target, long originNs, long connectTimeoutNs, int maxInFlight,
-           long readCoalesceNs, boolean validate, List<java.net.InetAddress> sourceAddresses, ChurnPool churnPool)
+           long readCoalesceNs, boolean validate, List<java.net.InetAddress> sourceAddresses, ChurnPool churnPool,
+           TransportMix mix)
             throws IOException {
         this.index = index;
         this.loopCount = loopCount;
@@ -83,7 +93,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         this.readCoalesceNs = readCoalesceNs;
         this.target = target;
         this.validate = validate;
-        this.receive = new ReceiveAccounting(originNs);
+        this.mix = mix;
+        for (SessionTransport t : mix.transports()) {
+            receiveByTransport[t.ordinal()] = new ReceiveAccounting(originNs);
+        }
+        this.receive = receiveByTransport[mix.transports().get(0).ordinal()];
         this.sender = new SendCursor(originNs);
         this.churn = new ChurnCycle(this, receive);
         this.selector = Selector.open();
@@ -128,7 +142,8 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         progress = p;
         sessions.clear();
         for (int id : clientIds) {
-            Connection c = new Connection(this, target.transport(), id, validate);
+            SessionTransport t = mix.transportOf(id);
+            Connection c = Connection.create(this, target.transport(), t, id, receiveByTransport[t.ordinal()], validate);
             c.churnPool = churnPool.contains(id);
             sessions.add(c);
             opener.queue(c);
@@ -142,7 +157,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     /** Starts following {@code s} with the connections {@code ids} in slots {@code slots}. */
     void startSchedule(PointSchedule s, List<Integer> ids, int[] slots) {
-        receive.start(s);
+        for (ReceiveAccounting r : receiveByTransport) {
+            if (r != null) {
+                r.start(s);
+            }
+        }
         sender.start(s, sessions.inOrder(), ids, slots);
         if (churnPool.active() && !churn.running()) {
             // The churn starts with the level's first point and runs until the level closes.
@@ -151,15 +170,39 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     }
 
     PointCounters snapshot(boolean withHistograms) {
-        return receive.counters().copy(withHistograms);
+        return merged(false, withHistograms);
     }
 
     /** Ends the point: no more sends; copies still arriving are no longer attributed to it. */
     PointCounters finishSchedule() {
-        PointCounters result = receive.completedCounters().copy(true);
+        PointCounters result = merged(true, true);
         sender.stop();
-        receive.stop();
+        for (ReceiveAccounting r : receiveByTransport) {
+            if (r != null) {
+                r.stop();
+            }
+        }
         return result;
+    }
+
+    /**
+     * Every transport's counters added up; with more than one transport in the mix, each one's
+     * copy is kept in {@link PointCounters#byTransport} too.
+     */
+    private PointCounters merged(boolean completed, boolean withHistograms) {
+        List<SessionTransport> ts = mix.transports();
+        if (ts.size() == 1) {
+            ReceiveAccounting r = receive;
+            return (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+        }
+        PointCounters total = new PointCounters();
+        for (SessionTransport t : ts) {
+            ReceiveAccounting r = receiveByTransport[t.ordinal()];
+            PointCounters part = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+            total.add(part);
+            total.byTransport.put(t.userName(), part);
+        }
+        return total;
     }
 
     /** Closes every connection of the level: politely (close frame) or, with {@code force}, at once. */
@@ -195,11 +238,28 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         return sessions.steadyOpenCount();
     }
 
+    /** As {@link #steadyOpenCount()} per transport name, in the mix's order; empty with one transport. */
+    java.util.Map<String, Integer> steadyOpenByTransport() {
+        java.util.Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        if (mix.transports().size() > 1) {
+            for (SessionTransport t : mix.transports()) {
+                m.put(t.userName(), 0);
+            }
+            for (Connection c : sessions.inOrder()) {
+                if (c.state() != Connection.State.CLOSED && !c.churnPool) {
+                    m.merge(c.transport.userName(), 1, Integer::sum);
+                }
+            }
+        }
+        return m;
+    }
+
     // --- ChurnCycle.Host ----------------------------------------------------------------------
 
     @Override
     public Connection replace(Connection old) {
-        Connection fresh = new Connection(this, target.transport(), old.clientId, validate);
+        Connection fresh = Connection.create(this, target.transport(), old.transport, old.clientId, old.accounting,
+                validate);
         sessions.replace(fresh);
         return fresh;
     }
@@ -239,7 +299,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             return;
         }
         if (!c.closingByUs) {
-            receive.connectionLost();
+            c.accounting.connectionLost();
             health.lost(reason);
             if (progress != null && progress.firstError == null) {
                 progress.firstError = reason;
@@ -249,7 +309,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void protocolError(Connection c, String reason) {
-        receive.malformed();
+        c.accounting.malformed();
         if (progress != null && progress.firstError == null) {
             progress.firstError = "protocol error: " + reason;
         }
@@ -265,12 +325,12 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
 
     @Override
     public void message(Connection c, byte[] buf, int start, int end) {
-        receive.message(c, buf, start, end);
+        c.accounting.message(c, buf, start, end);
     }
 
     @Override
     public void frame(Connection c, int messages) {
-        receive.frame(c, messages);
+        c.accounting.frame(c, messages);
     }
 
     @Override
@@ -321,7 +381,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         long now = System.nanoTime();
         opener.startDue(now);
         churn.tick(now);
-        sender.sendDue(receive.counters(), target.transport());
+        sender.sendDue(target.transport());
         flush();
 
         long waitNs = nextWakeupNs(now);
@@ -380,20 +440,20 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         while (it.hasNext()) {
             SelectionKey key = it.next();
             it.remove();
-            Connection c = (Connection) key.attachment();
+            ReadySocket s = (ReadySocket) key.attachment();
             try {
                 if (!key.isValid()) {
                     continue;
                 }
                 if (key.isConnectable()) {
-                    c.finishConnect(target.websocketPath(c.clientId), target.hostHeader());
+                    s.connectReady();
                     continue;
                 }
                 if (key.isWritable()) {
-                    c.flush(gather);
+                    s.writeReady(gather);
                 }
                 if (key.isValid() && key.isReadable()) {
-                    read(c);
+                    read(s);
                 }
             } catch (CancelledKeyException e) {
                 // closed meanwhile
@@ -401,11 +461,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         }
     }
 
-    private void read(Connection c) {
+    private void read(ReadySocket s) {
         for (int r = 0; r < MAX_READS_PER_KEY; r++) {
             // The clock is read once per read syscall: every message in it arrived "now".
-            int n = c.readAndAccount(readBuffer, receive);
-            if (n <= 0 || c.state() == Connection.State.CLOSED || n < READ_BUFFER_BYTES) {
+            int n = s.readReady(readBuffer);
+            if (n <= 0 || s.session().state() == Connection.State.CLOSED || n < READ_BUFFER_BYTES) {
                 return;
             }
         }

@@ -98,6 +98,11 @@ public final class PointCounters {
      * {@code "lost: <reason>"}), by short reason ({@link ConnectProgress#reasonKey}).
      */
     public final java.util.Map<String, Integer> churnFailures = new java.util.TreeMap<>();
+    /**
+     * With a transport mix ({@link TransportMix} of more than one transport): each transport's
+     * own counters by its user name, in the mix's order, added up into this one; empty otherwise.
+     */
+    public final java.util.Map<String, PointCounters> byTransport = new java.util.LinkedHashMap<>();
 
     public PointCounters() {
         this(LatencySummary.newHistogram(), LatencySummary.newHistogram(), MessagesPerFrame.newHistogram(),
@@ -145,6 +150,7 @@ public final class PointCounters {
         fanoutMicros.reset();
         churnReconnectMicros.reset();
         churnFailures.clear();
+        byTransport.clear();
         if (completion != null) {
             completion.clear();
         }
@@ -157,6 +163,7 @@ public final class PointCounters {
                         connectionMeanHundredths.copy(), fanoutMicros.copy(), churnReconnectMicros.copy())
                 : new PointCounters();
         c.churnFailures.putAll(churnFailures);
+        byTransport.forEach((t, part) -> c.byTransport.put(t, part.copy(withHistograms)));
         if (withHistograms && completion != null) {
             c.completion = completion.copy();
         }
@@ -176,6 +183,14 @@ public final class PointCounters {
         fanoutMicros.add(o.fanoutMicros);
         churnReconnectMicros.add(o.churnReconnectMicros);
         o.churnFailures.forEach((reason, n) -> churnFailures.merge(reason, n, Integer::sum));
+        o.byTransport.forEach((t, part) -> {
+            PointCounters mine = byTransport.get(t);
+            if (mine == null) {
+                byTransport.put(t, part.copy(true));
+            } else {
+                mine.add(part);
+            }
+        });
         if (o.completion != null) {
             if (completion == null) {
                 completion = o.completion.copy();

@@ -83,7 +83,7 @@ final class SendCursor {
     }
 
     /** Sends every message of this thread's share whose due time has come (at most a batch). */
-    void sendDue(PointCounters counters, Transport transport) {
+    void sendDue(Transport transport) {
         if (done) {
             return;
         }
@@ -98,6 +98,8 @@ final class SendCursor {
             boolean measured = s.isMeasured(m);
             long phaseEnd = measured ? s.measureEndNs() : s.warmupEndNs();
             Connection c = ring.get(idx);
+            // Each count goes to the sender's transport, so a mix's figures split by transport.
+            PointCounters counters = c.accounting.live();
             if (!c.isOpen()) {
                 if (measured) {
                     counters.increment(Count.SKIPPED_CLOSED);

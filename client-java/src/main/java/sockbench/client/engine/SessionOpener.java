@@ -91,8 +91,7 @@ final class SessionOpener {
         opening.add(c);
         InetAddress source = sourceAddresses.isEmpty() ? null
                 : sourceAddresses.get(c.clientId % sourceAddresses.size());
-        c.connect(selector, target.address(), source, now + connectTimeoutNs,
-                target.websocketPath(c.clientId), target.hostHeader());
+        c.connect(selector, target.address(), source, now + connectTimeoutNs, target);
     }
 
     /** {@code c}'s handshake completed. */

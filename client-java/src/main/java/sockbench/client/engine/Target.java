@@ -73,9 +73,19 @@ public final class Target {
         if (transport == Transport.RAW) {
             return prefix + "/websocket";
         }
+        return sessionPath(clientIndex) + "/websocket";
+    }
+
+    /**
+     * A new SockJS session's base path, {@code <prefix>/<server>/<session>}, to which each
+     * transport appends its own segment ({@code /websocket}, {@code /xhr_streaming}, …): a random
+     * 3-digit server id and a session id unique within the process (the client index plus random
+     * letters), so a reconnect is a new session.
+     */
+    public String sessionPath(int clientIndex) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
         String server = String.format("%03d", r.nextInt(1000));
         String session = "c" + clientIndex + "-" + Long.toString(r.nextLong() & Long.MAX_VALUE, 36);
-        return prefix + "/" + server + "/" + session + "/websocket";
+        return prefix + "/" + server + "/" + session;
     }
 }

@@ -14,6 +14,7 @@ import java.io.Writer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import sockbench.client.sweep.AgentRecord;
 import sockbench.client.sweep.ClientInfo;
@@ -24,6 +25,7 @@ import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.MessagesPerFrame;
 import sockbench.client.stats.PointResult;
 import sockbench.client.stats.SaturationPoint;
+import sockbench.client.stats.TransportPointResult;
 
 /**
  * The result file, schema {@link RunResult#SCHEMA} (results/schema.json, results/README.md): the run,
@@ -151,6 +153,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("backlog_ratio", s.backlogRatio());
         g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
+        g.writeStringField("transports", st.transports().spec());
         SessionsFieldsWriter.parameters(g, p);
         g.writeEndObject();
     }
@@ -242,6 +245,9 @@ public final class JsonResultWriter implements ResultWriter {
             messagesPerFrame(g, p.messagesPerFrame());
         }
         SessionsFieldsWriter.point(g, p);
+        if (!p.transports().isEmpty()) { // optional: only a mix of transports has a breakdown
+            transports(g, p.transports());
+        }
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {
@@ -263,6 +269,31 @@ public final class JsonResultWriter implements ResultWriter {
             g.writeStringField("agent_lost", p.agentLost());
         }
         g.writeEndObject();
+    }
+
+    private static void transports(JsonGenerator g, List<TransportPointResult> parts) throws IOException {
+        g.writeArrayFieldStart("transports");
+        for (TransportPointResult t : parts) {
+            g.writeStartObject();
+            g.writeStringField("transport", t.transport());
+            g.writeNumberField("sessions", t.sessions());
+            g.writeNumberField("sent", t.sent());
+            g.writeNumberField("received", t.received());
+            g.writeNumberField("expected_received", t.expectedReceived());
+            g.writeNumberField("lost", t.lost());
+            g.writeNumberField("connection_errors", t.connectionErrors());
+            nullableNumber(g, "delivered_pct", t.deliveredPct());
+            latency(g, "rtt_ms", t.rtt());
+            if (t.fanout() != null) {
+                latency(g, "fanout_ms", t.fanout());
+            }
+            if (t.messagesPerFrame() != null) {
+                messagesPerFrame(g, t.messagesPerFrame());
+            }
+            g.writeStringField("state", t.state().jsonName());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     private static void messagesPerFrame(JsonGenerator g, MessagesPerFrame f) throws IOException {

@@ -41,6 +41,7 @@ import java.util.List;
  *                           scheduled send time to the copy's arrival, ms; null otherwise
  * @param completion         all-copies points: per measured message, scheduled send → its last copy; null otherwise
  * @param churn              the reconnect storm through the window ({@code --churn}); null without churn
+ * @param transports         with a mix of SockJS transports, each one's share of the point; empty otherwise
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -50,10 +51,12 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           Phase phase, int order, Double deliveredPct, Double rttFirstHalfMeanMs,
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
                           List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
-                          LatencySummary fanout, CompletionSummary completion, ChurnRecord churn) {
+                          LatencySummary fanout, CompletionSummary completion, ChurnRecord churn,
+                          List<TransportPointResult> transports) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
+        transports = List.copyOf(transports);
         agents = List.copyOf(agents);
         okStrict = okStrict && agentLost == null;
     }
@@ -109,6 +112,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private LatencySummary fanout;
         private CompletionSummary completion;
         private ChurnRecord churn;
+        private List<TransportPointResult> transports = List.of();
 
         private Builder() {
         }
@@ -268,8 +272,13 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder transports(List<TransportPointResult> value) {
+            this.transports = value;
+            return this;
+        }
+
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports);
         }
     }
 }

@@ -43,6 +43,14 @@ public interface LoadEngine extends AutoCloseable {
      */
     int openConnections();
 
+    /**
+     * As {@link #openConnections()} per SockJS transport, by name, when the sessions use a mix of
+     * transports; empty otherwise (and from a fleet, which runs websocket sessions only).
+     */
+    default java.util.Map<String, Integer> openByTransport() {
+        return java.util.Map.of();
+    }
+
     /** Closes the level's connections: a polite close frame, then after {@code graceMs} (ms) a hard close. */
     void closeAll(long graceMs) throws InterruptedException;
 

@@ -91,6 +91,11 @@ public final class LocalLoadEngine implements LoadEngine {
     }
 
     @Override
+    public java.util.Map<String, Integer> openByTransport() {
+        return engine.steadyOpenByTransport();
+    }
+
+    @Override
     public void closeAll(long graceMs) throws InterruptedException {
         engine.closeAll(graceMs);
     }

@@ -7,7 +7,7 @@ import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.PointResult;
 
 /**
- * A whole run: one server swept over several levels (schema {@code sockbench.result/5},
+ * A whole run: one server swept over several levels (schema {@code sockbench.result/6},
  * results/README.md).
  *
  * @param runId      {@code <started compact>-<server>-<runtime>-<codec>-<mode>}
@@ -25,7 +25,7 @@ public record RunResult(String runId, String label, Instant startedAt, Instant f
                         ClientInfo client, ServerInfo server, SweepSettings settings,
                         List<LevelResult> levels, List<String> warnings) {
 
-    public static final String SCHEMA = "sockbench.result/5";
+    public static final String SCHEMA = "sockbench.result/6";
 
     /** True when the two processes' CPU sets overlap. */
     public boolean sharedCpus() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import sockbench.client.engine.ChurnPool;
@@ -26,6 +27,7 @@ import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointRules;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.SaturationPoint;
+import sockbench.client.stats.TransportPointResult;
 
 /**
  * The controller: for each concurrency level, open N connections, then measure the points
@@ -271,6 +273,7 @@ public final class Sweep {
         // Time for every I/O thread (and agent) to receive the schedule.
         long startNs = System.nanoTime() + engine.startLeadNs();
         int connected = openNow;
+        Map<String, Integer> openByTransport = engine.openByTransport();
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
                 new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
@@ -310,6 +313,11 @@ public final class Sweep {
         PointState state = m.agentLost() != null ? PointState.AGENT_LOST : allCopies
                 ? PointRules.classifyFanout(fanout, rttUncorrected.max(), lost, connectionsLost, t)
                 : PointRules.classify(rtt, rttUncorrected.max(), lost, connectionsLost, t);
+        // A mix is judged by its worst transport: the average must not hide one transport's loss.
+        List<TransportPointResult> byTransport = TransportBreakdown.of(c, sent, openByTransport, allCopies, t);
+        for (TransportPointResult tr : byTransport) {
+            state = TransportPointResult.worse(state, tr.state());
+        }
         // Messages whose connection had closed could not be sent by any client: judge the
         // client's schedule-keeping on the rest (the lost connection already makes the point overloaded).
         double keepableRate = rate * (1.0 - (double) c.get(Count.SKIPPED_CLOSED) / Math.max(1, m.measureCount()));
@@ -365,7 +373,7 @@ public final class Sweep {
                 .rttFirstHalfMeanMs(firstHalf).rttSecondHalfMeanMs(secondHalf)
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
                 .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
-                .fanout(fanout).completion(completion).churn(churn)
+                .fanout(fanout).completion(completion).churn(churn).transports(byTransport)
                 .build();
     }
 

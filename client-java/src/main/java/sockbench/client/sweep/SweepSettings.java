@@ -1,6 +1,7 @@
 package sockbench.client.sweep;
 
 import java.util.Map;
+import sockbench.client.engine.TransportMix;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
 import sockbench.client.stats.Thresholds;
@@ -21,11 +22,12 @@ import sockbench.client.stats.Thresholds;
  *                         ends at its ceiling / N instead of the plan's max rate ({@link LevelCap}); may be empty
  * @param maxRateGiven     true when the user gave the max rate ({@code --max-rate}): it then caps every
  *                         level, ceiling or not
+ * @param transports       which SockJS transport each session uses ({@code --transports})
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
                             int payloadBytes, int clientCores, SearchRules search,
                             Map<Integer, Double> levelStartRates, Map<Integer, Double> clientCeilings,
-                            boolean maxRateGiven) {
+                            boolean maxRateGiven, TransportMix transports) {
 
     public SweepSettings {
         if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
@@ -56,6 +58,7 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
         private Map<Integer, Double> levelStartRates = Map.of();
         private Map<Integer, Double> clientCeilings = Map.of();
         private boolean maxRateGiven;
+        private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
 
         private Builder(SweepPlan plan) {
             this.plan = plan;
@@ -103,9 +106,15 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
             return this;
         }
 
+        /** Which transport each session uses; default every session on the websocket. */
+        public Builder transports(TransportMix mix) {
+            this.transports = mix;
+            return this;
+        }
+
         public SweepSettings build() {
             return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates,
-                    clientCeilings, maxRateGiven);
+                    clientCeilings, maxRateGiven, transports);
         }
     }
 }

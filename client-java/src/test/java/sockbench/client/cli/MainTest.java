@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import sockbench.client.engine.TransportMix;
 import sockbench.client.plan.Profile;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.testserver.BroadcastTestServer;
@@ -131,8 +132,32 @@ class MainTest {
         assertEquals(2, o.exit(), o.err());
         // The refusal goes to System.err (not picocli's writer): nothing of a usage text or a stack trace here.
         assertEquals("", o.err());
-        assertTrue(RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(2_000_000_000)))
+        assertTrue(RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(2_000_000_000)),
+                TransportMix.WEBSOCKET_ONLY)
                 .startsWith("sockbench: level 2000000000 needs 2000000064 open files in one client process"));
+    }
+
+    @Test
+    void anHttpSessionCountsTwoOpenFiles() {
+        // 10,000 sessions, half of them xhr-polling: 15,000 sockets. Whether that fits depends on this
+        // process's limit, so the check is against the count the refusal names.
+        String why = RunCommand.openFilesRefusal(Profile.SESSIONS.plan().withLevels(List.of(1_000_000_000)),
+                TransportMix.parse("websocket:1,xhr-polling:1"));
+        assertTrue(why.startsWith("sockbench: level 1000000000 with --transports websocket:1,xhr-polling:1 needs "
+                + "1500000064 open files (500000000 HTTP sessions hold two sockets each)"), why);
+    }
+
+    @Test
+    void aBadTransportMixIsAUsageErrorAndCheckTransportsPrintsTheCanonicalForm() {
+        Outcome bad = run("--check-transports", "--transports", "websocket:80,jsonp-polling:20");
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("--transports: unknown transport 'jsonp-polling'"), bad.err());
+        Outcome raw = run("--check-transports", "--transport", "raw", "--transports", "xhr-streaming");
+        assertEquals(2, raw.exit(), raw.err());
+        assertTrue(raw.err().contains("need --transport sockjs"), raw.err());
+        Outcome ok = run("--check-transports", "--transports", "websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5");
+        assertEquals(0, ok.exit(), ok.err());
+        assertEquals("websocket:16,xhr-streaming:2,eventsource:1,xhr-polling:1", ok.out().strip());
     }
 
     @Test

@@ -65,7 +65,7 @@ class AllCopiesAccountingTest {
     }
 
     private static Connection connection(int clientId) {
-        return new Connection(null, Transport.SOCKJS, clientId, false);
+        return new WsConnection(null, Transport.SOCKJS, clientId, null, false);
     }
 
     @Test

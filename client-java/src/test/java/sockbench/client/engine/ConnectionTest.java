@@ -87,12 +87,12 @@ class ConnectionTest {
     }
 
     /** A connection that has sent its upgrade request, and the request as the server read it. */
-    record Handshaking(Connection connection, Recorder events, SocketChannel peer, String request) {
+    record Handshaking(WsConnection connection, Recorder events, SocketChannel peer, String request) {
     }
 
     Handshaking handshaking(Transport transport) throws Exception {
         Recorder events = new Recorder();
-        Connection c = new Connection(events, transport, 7, false);
+        WsConnection c = new WsConnection(events, transport, 7, null, false);
         InetSocketAddress address = (InetSocketAddress) listener.getLocalAddress();
         String host = "127.0.0.1:" + address.getPort();
         c.connect(selector, address, null, Long.MAX_VALUE, "/broadcast/websocket", host);
@@ -102,7 +102,7 @@ class ConnectionTest {
             selector.select(100);
             for (SelectionKey k : selector.selectedKeys()) {
                 if (k.attachment() == c && k.isValid() && k.isConnectable()) {
-                    c.finishConnect("/broadcast/websocket", host);
+                    c.connectReady();
                 }
             }
             selector.selectedKeys().clear();

@@ -43,7 +43,7 @@ class FrameCountsAcrossAgentsTest {
         int id = 0;
         for (int[][] share : shares) {
             for (int[] frameSizes : share) {
-                Connection c = new Connection(null, Transport.SOCKJS, id++, false);
+                Connection c = new WsConnection(null, Transport.SOCKJS, id++, null, false);
                 ra.beforeRead(1000, IN_WINDOW);
                 for (int m : frameSizes) {
                     ra.frame(c, m);

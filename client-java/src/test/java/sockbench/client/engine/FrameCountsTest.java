@@ -23,7 +23,7 @@ class FrameCountsTest {
 
     private static Connection connection(int clientId) {
         // the accounting only keeps counts on the connection; its events are never called here
-        return new Connection(null, Transport.SOCKJS, clientId, false);
+        return new WsConnection(null, Transport.SOCKJS, clientId, null, false);
     }
 
     /** One socket read at {@code now} that carried frames of these sizes for {@code c}. */

@@ -11,7 +11,7 @@ class LevelSessionsTest {
     private final ConnectionTest.Recorder events = new ConnectionTest.Recorder();
 
     private Connection connection(int clientId) {
-        return new Connection(events, Transport.SOCKJS, clientId, false);
+        return new WsConnection(events, Transport.SOCKJS, clientId, null, false);
     }
 
     private LevelSessions sessionsOf(int... clientIds) {

@@ -21,7 +21,7 @@ class ReceiveAccountingTest {
 
     private static Connection connection(int clientId) {
         // events are not used by the accounting: only the connection's id and ordering state are
-        return new Connection(null, Transport.SOCKJS, clientId, false);
+        return new WsConnection(null, Transport.SOCKJS, clientId, null, false);
     }
 
     /** Feeds one read holding {@code payloads} (each at its place in one buffer) to connection {@code c}. */

@@ -1,0 +1,33 @@
+"""TRANSPORTS=: which SockJS transport each client session uses (websocket, xhr-streaming,
+eventsource, xhr-polling, or a weighted mix such as websocket:80,xhr-streaming:10,eventsource:5,
+xhr-polling:5).
+
+The client owns the names and the mix's rules (client-java `SessionTransport` and `TransportMix`,
+client-java/README.md "Transports"): the runner keeps no copy. It asks the jar
+(`--check-transports`) before any server starts, so a typo is one line and exit 2 rather than a
+failure minutes into a run, and passes the canonical form the jar answers to every client run and
+warm-up pass. The result records it (`parameters.transports`).
+"""
+
+import subprocess
+
+#: The value that keeps every session on the websocket (the runner's default, and every file before v6).
+WEBSOCKET = "websocket"
+
+
+def canonical(java_prefix, spec, transport):
+    """(canonical spec, None) for TRANSPORTS=`spec` with the client's --transport `transport`, or
+    (None, reason) when the client refuses it (the reason is the client's one line).
+
+    java_prefix: the argv that runs the client jar (measure.java_command)."""
+    proc = subprocess.run([*java_prefix, "--check-transports", "--transport", transport, "--transports", spec],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    if proc.returncode == 0:
+        return proc.stdout.strip(), None
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    return None, f"TRANSPORTS={spec}: " + (lines[0] if lines else f"the client exited {proc.returncode}")
+
+
+def client_args(spec):
+    """The client flags for TRANSPORTS=`spec` (none for plain websocket sessions: the client's default)."""
+    return [] if spec == WEBSOCKET else ["--transports", spec]

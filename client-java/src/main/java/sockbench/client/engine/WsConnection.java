@@ -1,0 +1,323 @@
+package sockbench.client.engine;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import sockbench.client.sockjs.SockJsProtocolException;
+import sockbench.client.websocket.JavaWebSocketFence;
+import sockbench.client.websocket.UpgradeResponseEnd;
+import sockbench.client.websocket.WsFrameDecoder;
+import sockbench.client.websocket.WsProtocolException;
+
+/**
+ * A SockJS session over one websocket (or a raw websocket): TCP connect → HTTP upgrade →
+ * [SockJS: UPGRADED until {@code o} arrives] → OPEN → CLOSED, on one socket.
+ *
+ * <p><b>Who does what on the wire.</b> Java-WebSocket, behind {@link JavaWebSocketFence}, writes
+ * the upgrade request, checks the server's answer, and frames and masks everything the client
+ * sends. The receive direction after the upgrade is ours: {@link WsFrameDecoder} decodes frames
+ * straight from the read buffer into this connection's {@link ReceiveSink}, so no frame object,
+ * String or UTF-8 check is made per frame (client-java/README.md, "The receive path"). The read
+ * that carries the end of the upgrade response is split at the blank line
+ * ({@link UpgradeResponseEnd}): the response goes to Java-WebSocket, whatever follows (often the
+ * {@code o} frame) to our decoder. Queued frames go out through {@link GatheredWriter}.
+ *
+ * <p>Every method runs on the owning loop's thread.
+ */
+final class WsConnection extends Connection implements ReadySocket, JavaWebSocketFence.Events {
+
+    private final Transport framing;
+    private final WsFrameDecoder decoder;
+    private final UpgradeResponseEnd responseEnd = new UpgradeResponseEnd();
+    private SocketChannel channel;
+    private SelectionKey key;
+    private JavaWebSocketFence ws;
+    /** The upgrade request's path and Host header, fixed at connect. */
+    private String path;
+    private String host;
+    /**
+     * Our close frame is out and the socket stays open until the server closes the TCP connection
+     * (or the churn's deadline drops it): the side that closes first keeps the TIME_WAIT, and a
+     * reconnect storm must not leave thousands of them on the client's ephemeral ports.
+     */
+    private boolean awaitingServerClose;
+
+    /**
+     * @param framing    SockJS-framed websocket or raw websocket endpoint
+     * @param accounting where this session's copies are counted (null in tests that feed bytes only)
+     * @param validate   check every received message fully (UTF-8, SockJS grammar); a debug mode, slow
+     */
+    WsConnection(ConnectionEvents events, Transport framing, int clientId, ReceiveAccounting accounting,
+                 boolean validate) {
+        super(events, SessionTransport.WEBSOCKET, clientId, accounting);
+        this.framing = framing;
+        this.decoder = new WsFrameDecoder(new ReceiveSink(this, events, framing, validate));
+    }
+
+    @Override
+    public Connection session() {
+        return this;
+    }
+
+    // --- opening ---------------------------------------------------------------------------
+
+    @Override
+    void connect(Selector selector, SocketAddress address, InetAddress source, long deadline, Target target) {
+        connect(selector, address, source, deadline, target.websocketPath(clientId), target.hostHeader());
+    }
+
+    /** Starts the non-blocking TCP connect; failures go to {@link ConnectionEvents#openFailed}. */
+    void connect(Selector selector, SocketAddress address, InetAddress source, long deadline, String path,
+                 String host) {
+        deadlineNs = deadline;
+        this.path = path;
+        this.host = host;
+        try {
+            channel = SocketChannel.open();
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (source != null) {
+                // Port 0: the kernel picks a free ephemeral port on this address.
+                channel.bind(new InetSocketAddress(source, 0));
+            }
+            boolean connected = channel.connect(address);
+            key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+            if (connected) {
+                startHandshake();
+            }
+        } catch (IOException | RuntimeException e) {
+            failOpen("connect: " + e);
+        }
+    }
+
+    /** The selector says the TCP connect finished (or failed). */
+    @Override
+    public void connectReady() {
+        try {
+            if (channel.finishConnect()) {
+                key.interestOps(SelectionKey.OP_READ);
+                startHandshake();
+            }
+        } catch (IOException | RuntimeException e) {
+            failOpen("connect: " + e);
+        }
+    }
+
+    private void startHandshake() throws IOException {
+        state = State.HANDSHAKING;
+        ws = new JavaWebSocketFence(channel, key, this);
+        ws.startHandshake(path, host);
+    }
+
+    // --- reading ---------------------------------------------------------------------------
+
+    /**
+     * Reads once into {@code buf} (a heap buffer the loop owns), tells this session's accounting
+     * when the bytes arrived, and decodes them.
+     *
+     * @return bytes read, 0 if none, -1 if the connection is gone
+     */
+    @Override
+    public int readReady(ByteBuffer buf) {
+        buf.clear();
+        int n;
+        try {
+            n = channel.read(buf);
+        } catch (IOException e) {
+            lost("read: " + e.getMessage());
+            return -1;
+        }
+        if (n < 0) {
+            lost(LossReason.SERVER_EOF);
+            return -1;
+        }
+        if (n > 0) {
+            accounting.beforeRead(n, System.nanoTime());
+            receive(buf.array(), buf.arrayOffset(), buf.arrayOffset() + n);
+            accounting.afterRead();
+        }
+        return n;
+    }
+
+    /** Decodes bytes that arrived; package-private so tests can feed bytes split any way they like. */
+    void receive(byte[] b, int start, int end) {
+        int i = start;
+        if (state == State.HANDSHAKING) {
+            int headerEnd = responseEnd.find(b, start, end);
+            int upTo = headerEnd < 0 ? end : headerEnd;
+            ws.decodeUpgradeResponse(b, start, upTo); // may report a refusal through closedByLibrary
+            if (headerEnd < 0 || state != State.HANDSHAKING || !ws.upgraded()) {
+                return;
+            }
+            if (framing == Transport.RAW) {
+                markOpen();
+            } else {
+                state = State.UPGRADED;
+            }
+            i = headerEnd;
+        }
+        if (state == State.CLOSED || i >= end) {
+            return;
+        }
+        try {
+            decoder.feed(b, i, end);
+        } catch (WsProtocolException | SockJsProtocolException e) {
+            protocolError(e.getMessage());
+        }
+    }
+
+    // --- what the ReceiveSink reports --------------------------------------------------------
+
+    /** A websocket ping: answer with a pong carrying the same data. */
+    @Override
+    void answerPing(byte[] buf, int start, int end) {
+        try {
+            ws.sendPong(buf, start, end);
+        } catch (RuntimeException e) {
+            lost("send: " + e);
+        }
+    }
+
+    /** The server's websocket close frame. */
+    @Override
+    void closeFrameReceived(int code, String reason) {
+        if (state == State.CLOSED || awaitingServerClose) {
+            return; // awaiting: the server answered our close; its FIN follows
+        }
+        // Answer the close (RFC 6455 §5.5.1) before dropping the socket; the server may be gone already.
+        try {
+            ws.closeNormally("");
+            flush(new ByteBuffer[4]);
+        } catch (RuntimeException ignored) {
+            // the reply is a courtesy
+        }
+        lost("websocket closed: " + code + " " + reason);
+    }
+
+    /** A SockJS {@code c[code,"reason"]} frame: the server ended the session. */
+    @Override
+    void sessionClosed(int code, String reason) {
+        if (awaitingServerClose) {
+            return; // the session is ending at our request; the server's FIN ends the socket
+        }
+        super.sessionClosed(code, reason);
+    }
+
+    // --- what Java-WebSocket reports (through the fence) -----------------------------------
+
+    @Override
+    public void wantsFlush() {
+        events.wantsFlush(this);
+    }
+
+    @Override
+    public void closedByLibrary(int code, String reason) {
+        lost("websocket closed: " + code + " " + reason);
+    }
+
+    @Override
+    public void unexpectedMessage(String what) {
+        protocolError(what);
+    }
+
+    // --- sending and writing ----------------------------------------------------------------
+
+    /** Queues one text message (Java-WebSocket frames and masks it); a failure closes the connection. */
+    @Override
+    void send(String text) {
+        try {
+            ws.sendText(text);
+        } catch (RuntimeException e) {
+            lost("send: " + e);
+        }
+    }
+
+    @Override
+    public void writeReady(ByteBuffer[] gather) {
+        flush(gather);
+    }
+
+    /** Writes the queued frames ({@link GatheredWriter}); asks for OP_WRITE while the socket is full. */
+    @Override
+    void flush(ByteBuffer[] gather) {
+        if (ws == null || channel == null || !channel.isOpen()) {
+            return;
+        }
+        try {
+            if (!GatheredWriter.drain(ws.outgoing(), channel, gather)) {
+                if (key.isValid()) {
+                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                }
+                return;
+            }
+            if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
+            if (ws.closeAfterFlush() && !awaitingServerClose) {
+                ws.closeConnection(); // our close frame is out: now close the socket
+            }
+        } catch (IOException e) {
+            lost("write: " + e.getMessage());
+        } catch (CancelledKeyException e) {
+            // closed meanwhile
+        }
+    }
+
+    // --- closing -----------------------------------------------------------------------------
+
+    /** Closes politely when open (a WebSocket close frame), otherwise at once. */
+    @Override
+    void close(boolean force) {
+        closingByUs = true;
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (!force && state == State.OPEN && ws != null) {
+            ws.closeNormally("done");
+        } else {
+            hardClose();
+        }
+    }
+
+    /**
+     * Closes cleanly and lets the server close first (a churn cycle): our close frame (code 1000)
+     * goes out, the socket stays open until the server's FIN ({@link #readReady} then reports
+     * the close) or until the caller drops it with {@link #hardClose}. A connection that is not
+     * open is dropped at once.
+     */
+    @Override
+    void closeAwaitingServer() {
+        closingByUs = true;
+        if (state != State.OPEN || ws == null) {
+            hardClose();
+            return;
+        }
+        awaitingServerClose = true;
+        try {
+            ws.closeNormally("churn");
+        } catch (RuntimeException e) {
+            lost("close: " + e);
+        }
+    }
+
+    @Override
+    void closeSockets() {
+        if (key != null) {
+            key.cancel();
+        }
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // already broken
+            }
+        }
+    }
+}
