@@ -110,6 +110,9 @@ public final class HttpResponseDecoder {
     /** Non-CR bytes of the current trailer line (0 at its LF: the section's end). */
     private int trailerLineBytes;
     private boolean keepAlive;
+    /** The current {@link #feed} range: error excerpts quote no byte outside it (the rest of a read buffer is stale). */
+    private int feedStart;
+    private int feedEnd;
 
     /**
      * @param listener receives the responses' heads, bodies and ends; not null
@@ -140,6 +143,8 @@ public final class HttpResponseDecoder {
         if (state == State.FAILED) {
             throw new IllegalStateException("the decoder failed before; drop the connection");
         }
+        feedStart = start;
+        feedEnd = end;
         try {
             int i = start;
             while (i < end) {
@@ -310,7 +315,7 @@ public final class HttpResponseDecoder {
             switch (state) {
                 case CHUNK_SIZE, CHUNK_SIZE_WS, CHUNK_EXT -> {
                     if (++lineBytes > MAX_CHUNK_LINE) {
-                        throw new HttpProtocolException("chunk-size line over " + MAX_CHUNK_LINE + " bytes", b, Math.max(0, i - 32), i);
+                        throw new HttpProtocolException("chunk-size line over " + MAX_CHUNK_LINE + " bytes", b, Math.max(feedStart, i - 32), i);
                     }
                     if (c == '\n') {
                         chunkSizeDone(b, i);
@@ -337,7 +342,7 @@ public final class HttpResponseDecoder {
                             throw badChunkSize(b, i);
                         }
                         if (remaining > (Long.MAX_VALUE >> 4)) {
-                            throw new HttpProtocolException("chunk size overflows", b, Math.max(0, i - 32), i + 1);
+                            throw new HttpProtocolException("chunk size overflows", b, Math.max(feedStart, i - 32), i + 1);
                         }
                         remaining = (remaining << 4) | d;
                         sizeDigits++;
@@ -357,12 +362,12 @@ public final class HttpResponseDecoder {
                     } else if (c == '\n') {
                         startChunkSize();
                     } else {
-                        throw new HttpProtocolException("chunk data not followed by CRLF", b, i, i + 16);
+                        throw new HttpProtocolException("chunk data not followed by CRLF", b, i, Math.min(feedEnd, i + 16));
                     }
                 }
                 case CHUNK_DATA_LF -> {
                     if (c != '\n') {
-                        throw new HttpProtocolException("chunk data not followed by CRLF", b, Math.max(0, i - 1), i + 16);
+                        throw new HttpProtocolException("chunk data not followed by CRLF", b, Math.max(feedStart, i - 1), Math.min(feedEnd, i + 16));
                     }
                     startChunkSize();
                 }
@@ -392,8 +397,8 @@ public final class HttpResponseDecoder {
         }
     }
 
-    private static HttpProtocolException badChunkSize(byte[] b, int i) {
-        return new HttpProtocolException("bad chunk size", b, Math.max(0, i - 16), Math.min(b.length, i + 16));
+    private HttpProtocolException badChunkSize(byte[] b, int i) {
+        return new HttpProtocolException("bad chunk size", b, Math.max(feedStart, i - 16), Math.min(feedEnd, i + 16));
     }
 
     /** Trailer fields after the last chunk, read and ignored, up to the empty line. */
@@ -401,7 +406,7 @@ public final class HttpResponseDecoder {
         while (i < end) {
             byte c = b[i++];
             if (++lineBytes > MAX_HEAD) {
-                throw new HttpProtocolException("chunked trailer over " + MAX_HEAD + " bytes", b, Math.max(0, i - 32), i);
+                throw new HttpProtocolException("chunked trailer over " + MAX_HEAD + " bytes", b, Math.max(feedStart, i - 32), i);
             }
             if (c == '\n') {
                 if (trailerLineBytes == 0) {

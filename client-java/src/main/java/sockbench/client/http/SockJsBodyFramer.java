@@ -72,11 +72,12 @@ public final class SockJsBodyFramer {
 
     private final HttpReceiveTransport transport;
     private final FrameSink sink;
-    /** + 1: an eventsource line's CR is gathered with its frame before it is cut off. */
-    private final FrameAssembly assembly = new FrameAssembly(MAX_FRAME + 1);
+    private final FrameAssembly assembly;
     private State state = State.IDLE;
     /** {@code h} bytes of the prelude so far, or bytes of {@code data: } matched. */
     private int matched;
+    /** The current {@link #body} range's start: error excerpts quote no byte before it. */
+    private int rangeStart;
     private long frames;
 
     /**
@@ -89,6 +90,8 @@ public final class SockJsBodyFramer {
         }
         this.transport = transport;
         this.sink = sink;
+        // + 1 for eventsource: a line's CR is gathered with its frame before it is cut off.
+        this.assembly = new FrameAssembly(transport == HttpReceiveTransport.EVENTSOURCE ? MAX_FRAME + 1 : MAX_FRAME);
     }
 
     /**
@@ -120,6 +123,7 @@ public final class SockJsBodyFramer {
         if (state == State.IDLE) {
             throw new IllegalStateException("body bytes outside a response: startResponse() first");
         }
+        rangeStart = start;
         int i = start;
         while (i < end) {
             i = switch (state) {
@@ -175,14 +179,14 @@ public final class SockJsBodyFramer {
             byte c = b[i];
             if (c == 'h') {
                 if (++matched > MAX_PRELUDE) {
-                    throw new HttpProtocolException("xhr-streaming prelude over " + MAX_PRELUDE + " bytes", b, Math.max(0, i - 16), i + 1);
+                    throw new HttpProtocolException("xhr-streaming prelude over " + MAX_PRELUDE + " bytes", b, Math.max(rangeStart, i - 16), i + 1);
                 }
                 i++;
             } else if (c == '\n' && matched > 0) {
                 state = State.FRAME;
                 return i + 1;
             } else {
-                throw new HttpProtocolException("bad xhr-streaming prelude", b, Math.max(0, i - 16), Math.min(end, i + 16));
+                throw new HttpProtocolException("bad xhr-streaming prelude", b, Math.max(rangeStart, i - 16), Math.min(end, i + 16));
             }
         }
         return i;
@@ -204,7 +208,7 @@ public final class SockJsBodyFramer {
                 }
                 case ES_PRELUDE_LF -> {
                     if (c != '\n') {
-                        throw new HttpProtocolException("bad eventsource prelude", b, Math.max(0, i - 1), Math.min(end, i + 16));
+                        throw new HttpProtocolException("bad eventsource prelude", b, Math.max(rangeStart, i - 1), Math.min(end, i + 16));
                     }
                     state = State.ES_LINE_START;
                 }
@@ -222,7 +226,7 @@ public final class SockJsBodyFramer {
                 }
                 case ES_EMPTY_LF -> {
                     if (c != '\n') {
-                        throw new HttpProtocolException("eventsource CR not followed by LF", b, Math.max(0, i - 1), Math.min(end, i + 16));
+                        throw new HttpProtocolException("eventsource CR not followed by LF", b, Math.max(rangeStart, i - 1), Math.min(end, i + 16));
                     }
                     state = State.ES_LINE_START;
                 }
@@ -244,7 +248,7 @@ public final class SockJsBodyFramer {
 
     private HttpProtocolException notData(byte[] b, int i, int end) {
         // Quote from the line's start when it is in this range (matched bytes of "data: " before i).
-        int from = Math.max(0, i - (state == State.ES_PREFIX ? matched : 0));
+        int from = Math.max(rangeStart, i - (state == State.ES_PREFIX ? matched : 0));
         return new HttpProtocolException("eventsource line without \"data: \"", b, from, Math.min(end, i + 24));
     }
 
@@ -277,7 +281,7 @@ public final class SockJsBodyFramer {
             end--; // the CR of the line's CRLF
         }
         if (end == start) {
-            throw new HttpProtocolException(transport.userName() + ": empty frame", b, start, Math.min(b.length, start + 2));
+            throw new HttpProtocolException(transport.userName() + ": empty frame", b, start, Math.min(b.length, start + 1));
         }
         if (end - start > MAX_FRAME) {
             throw new HttpProtocolException("SockJS frame over " + MAX_FRAME + " bytes", b, start, start + 32);
