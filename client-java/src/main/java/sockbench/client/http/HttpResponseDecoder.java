@@ -135,6 +135,7 @@ public final class HttpResponseDecoder {
      *     header, bad chunk size or chunk framing, head over {@link #MAX_HEAD}); also whatever the
      *     listener throws, which ends the decoder the same way
      * @throws IllegalStateException after the decoder has thrown once
+     * @throws IndexOutOfBoundsException when the range is not inside {@code b}
      */
     public void feed(byte[] b, int start, int end) {
         if (start < 0 || end > b.length || start > end) {
@@ -174,6 +175,8 @@ public final class HttpResponseDecoder {
      *     yet) or at the end of a close-delimited body; false when a response was cut off (in its
      *     head, a chunk, a chunk's framing, the trailer or a Content-Length body) or the decoder had
      *     failed
+     * @throws RuntimeException whatever the listener's {@code onEnd} throws (a framer finding the
+     *     body cut inside a frame throws {@link HttpProtocolException})
      */
     public boolean eof() {
         State was = state;

@@ -118,8 +118,12 @@ public final class SockJsBodyFramer {
      *     {@code data: ...}, an empty frame, a frame over {@link #MAX_FRAME} bytes, or a second
      *     frame in an xhr-polling response
      * @throws IllegalStateException when no response was started
+     * @throws IndexOutOfBoundsException when the range is not inside {@code b}
      */
     public void body(byte[] b, int start, int end) {
+        if (start < 0 || end > b.length || start > end) {
+            throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") of " + b.length);
+        }
         if (state == State.IDLE) {
             throw new IllegalStateException("body bytes outside a response: startResponse() first");
         }

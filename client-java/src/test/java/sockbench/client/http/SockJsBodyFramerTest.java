@@ -306,6 +306,18 @@ class SockJsBodyFramerTest {
     }
 
     @Test
+    void bodyRangeOutsideTheArrayIsRefused() {
+        SockJsBodyFramer f = new SockJsBodyFramer(XHR_POLLING, new Frames());
+        f.startResponse();
+        byte[] b = new byte[4];
+        assertThrows(IndexOutOfBoundsException.class, () -> f.body(b, -1, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> f.body(b, 3, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> f.body(b, 0, 5));
+        f.body(b, 2, 2); // empty: nothing happens
+        assertEquals(0, f.frames());
+    }
+
+    @Test
     void nullArgumentsAreRefused() {
         assertThrows(NullPointerException.class, () -> new SockJsBodyFramer(null, new Frames()));
         assertThrows(NullPointerException.class, () -> new SockJsBodyFramer(XHR_POLLING, null));
