@@ -181,12 +181,11 @@ class HttpResponseDecoderTest {
 
     @Test
     void notFoundAndServerErrorResponsesAreReportedWithTheirBodies() {
-        // sockjs-node's 404 for xhr_send to an unknown session, then a 500 for a broken body.
-        String wire = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=UTF-8\r\n" + WireSamples.DATE
-                + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n" + chunk("404 Error: Page not found\n") + LAST_CHUNK
-                + "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 17\r\n\r\nPayload expected.";
-        assertEquals(List.of("head 404", "body 404 Error: Page not found\n", "end keep-alive",
-                "head 500", "body Payload expected.", "end keep-alive", "eof true"), decodeAllWays(wire));
+        // sockjs-node's 404 for xhr_send to an unknown session, then its 500s for an empty and a broken body
+        String wire = WireSamples.nodeError(404, "Not Found", "") + WireSamples.nodeError(500, "Internal Server Error", "Payload expected.")
+                + WireSamples.nodeError(500, "Internal Server Error", "Broken JSON encoding.");
+        assertEquals(List.of("head 404", "end keep-alive", "head 500", "body Payload expected.", "end keep-alive",
+                "head 500", "body Broken JSON encoding.", "end keep-alive", "eof true"), decodeAllWays(wire));
     }
 
     @Test

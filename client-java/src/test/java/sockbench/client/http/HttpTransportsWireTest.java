@@ -168,16 +168,27 @@ class HttpTransportsWireTest {
     }
 
     @Test
-    void secondReceivingRequestOnALiveSessionGetsCloseFrame2010() {
-        // sockjs-node answers a second xhr_streaming request on a session with a receiver: the
-        // prelude and c[2010,...], and leaves that response open; Tornado (server-python) ends it.
-        String node = NODE_STREAMING_HEAD + chunk(H_PRELUDE) + chunk(xhrFrame("c[2010,\"Another connection still open\"]"));
-        assertEquals(List.of("head 200", "frame c[2010,\"Another connection still open\"]", "eof false"),
-                receiveAllWays(node, XHR_STREAMING));
-        String tornado = TORNADO_STREAMING_HEAD + chunk(H_PRELUDE) + chunk(xhrFrame("c[2010,\"Another connection still open\"]"))
+    void secondReceivingRequestOnALiveSessionGetsCloseFrame2010AndTheResponseEnds() {
+        // sockjs-node 0.3.24 (Session.register) and server-python answer a second receiving
+        // request on a session that has a receiver with the prelude, c[2010,...] and the end of
+        // that response; the first receiver carries on.
+        String node = NODE_STREAMING_HEAD + chunk(H_PRELUDE) + chunk(xhrFrame("c[2010,\"Another connection still open\"]"))
                 + LAST_CHUNK;
         assertEquals(List.of("head 200", "frame c[2010,\"Another connection still open\"]", "end keep-alive", "eof true"),
-                receiveAllWays(tornado, XHR_STREAMING));
+                receiveAllWays(node, XHR_STREAMING));
+        String poll = tornadoPoll("c[2010,\"Another connection still open\"]");
+        assertEquals(List.of("head 200", "frame c[2010,\"Another connection still open\"]", "end keep-alive", "eof true"),
+                receiveAllWays(poll, XHR_POLLING));
+    }
+
+    @Test
+    void closedSessionAnswersWithItsCloseFrameAndEndsTheResponse() {
+        // after c[3000,"Go away!"] both servers end the streaming response; a request to the
+        // closing session gets the close frame again until disconnect_delay has passed
+        String wire = NODE_EVENTSOURCE_HEAD + chunk("\r\n") + chunk(esFrame("o")) + chunk(esFrame("c[3000,\"Go away!\"]"))
+                + LAST_CHUNK + NODE_EVENTSOURCE_HEAD + chunk("\r\n") + chunk(esFrame("c[3000,\"Go away!\"]")) + LAST_CHUNK;
+        assertEquals(List.of("head 200", "frame o", "frame c[3000,\"Go away!\"]", "end keep-alive",
+                "head 200", "frame c[3000,\"Go away!\"]", "end keep-alive", "eof true"), receiveAllWays(wire, EVENTSOURCE));
     }
 
     @Test

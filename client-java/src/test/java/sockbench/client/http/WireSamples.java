@@ -50,9 +50,9 @@ final class WireSamples {
             + "Transfer-Encoding: chunked\r\n"
             + "\r\n";
 
-    /** sockjs-node's answer to xhr_send: 204 with a Content-Type (Firefox) and no body. */
+    /** sockjs-node 0.3.24's answer to xhr_send: 204 with a Content-Type (Firefox) and no body. */
     static final String NODE_204 = "HTTP/1.1 204 No Content\r\n"
-            + "Content-Type: text/plain\r\n"
+            + "Content-Type: text/plain; charset=UTF-8\r\n"
             + "Cache-Control: no-store, no-cache, no-transform, must-revalidate, max-age=0\r\n"
             + "Access-Control-Allow-Origin: *\r\n"
             + "Vary: Origin\r\n"
@@ -96,6 +96,22 @@ final class WireSamples {
     }
 
     static final String LAST_CHUNK = "0\r\n\r\n";
+
+    /**
+     * sockjs-node's error answer ({@code throw {status, message}}: {@code writeHead(status)} then
+     * {@code end(message)}, which Node's HTTP/1.1 server chunks): 404 with an empty body for
+     * xhr_send to an unknown session, 500 with "Payload expected." or "Broken JSON encoding.".
+     */
+    static String nodeError(int status, String reason, String message) {
+        return "HTTP/1.1 " + status + " " + reason + "\r\n"
+                + DATE
+                + "Connection: keep-alive\r\n"
+                + "Keep-Alive: timeout=5\r\n"
+                + "Transfer-Encoding: chunked\r\n"
+                + "\r\n"
+                + (message.isEmpty() ? "" : chunk(message))
+                + LAST_CHUNK;
+    }
 
     /** An xhr-streaming body line per frame. */
     static String xhrFrame(String frame) {
