@@ -83,6 +83,13 @@ class HttpResponseDecoderTest {
     }
 
     @Test
+    void sockjsGoXhrSendAnswersAre204AndA404WithContentLength() {
+        String wire = WireSamples.GO_204 + WireSamples.GO_404 + WireSamples.GO_204;
+        assertEquals(List.of("head 204", "end keep-alive", "head 404", "body 404 page not found\n", "end keep-alive",
+                "head 204", "end keep-alive", "eof true"), decodeAllWays(wire));
+    }
+
+    @Test
     void status204IgnoresAContentLengthItShouldNotHave() {
         String wire = "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n" + NODE_204;
         assertEquals(List.of("head 204", "end keep-alive", "head 204", "end keep-alive", "eof true"), decodeAllWays(wire));

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
  * module (every {@code res.write} is one chunk, lower-case hex sizes, {@code Connection:
  * keep-alive} and {@code Keep-Alive: timeout=5}) and Tornado 6 (sockjs-tornado and our
  * server-python: a streaming response is flushed chunk by chunk, a polling response's one frame
- * goes out with a Content-Length, 204 without a body).
+ * goes out with a Content-Length, 204 without a body), and a few of sockjs-go v3 on Go's net/http.
  */
 final class WireSamples {
 
@@ -69,6 +69,20 @@ final class WireSamples {
             + "Cache-Control: no-store, no-cache, no-transform, must-revalidate, max-age=0\r\n"
             + "Access-Control-Allow-Origin: *\r\n"
             + "\r\n";
+
+    /** sockjs-go v3's answer to xhr_send: Go's net/http drops the Content-Type of a 204. */
+    static final String GO_204 = "HTTP/1.1 204 No Content\r\n"
+            + DATE
+            + "\r\n";
+
+    /** sockjs-go v3's answer to xhr_send for an unknown session: Go's http.NotFound. */
+    static final String GO_404 = "HTTP/1.1 404 Not Found\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\n"
+            + "X-Content-Type-Options: nosniff\r\n"
+            + DATE
+            + "Content-Length: 19\r\n"
+            + "\r\n"
+            + "404 page not found\n";
 
     /** A Tornado xhr-polling answer: one frame and its LF, with a Content-Length. */
     static String tornadoPoll(String frame) {
