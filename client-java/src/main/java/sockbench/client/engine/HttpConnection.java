@@ -54,6 +54,8 @@ final class HttpConnection extends Connection {
     /** {@code <prefix>/<server>/<session>}, fixed at connect. */
     private String sessionPath;
     private String host;
+    /** The receiving request: the same bytes for every poll or re-open of this session, built once. */
+    private byte[] receiveRequest;
 
     /**
      * @param transport  the HTTP transport (not {@link SessionTransport#WEBSOCKET})
@@ -80,6 +82,7 @@ final class HttpConnection extends Connection {
         this.deadlineNs = deadline;
         this.sessionPath = target.sessionPath(clientId);
         this.host = target.hostHeader();
+        this.receiveRequest = HttpRequests.receive(http, sessionPath, host);
         state = State.HANDSHAKING; // the receiving request is the handshake: open at its "o" frame
         receiver.open();
     }
@@ -333,7 +336,7 @@ final class HttpConnection extends Connection {
         private boolean framing;
 
         void open() {
-            openWith(HttpRequests.receive(http, sessionPath, host));
+            openWith(receiveRequest);
         }
 
         @Override
@@ -379,11 +382,10 @@ final class HttpConnection extends Connection {
             }
             // The response ended (response_limit, or one poll answered): the protocol's next
             // request for the same session, at once.
-            byte[] next = HttpRequests.receive(http, sessionPath, host);
             if (keepAlive) {
-                request(next);
+                request(receiveRequest);
             } else {
-                openWith(next);
+                openWith(receiveRequest);
             }
         }
 
