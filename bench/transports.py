@@ -31,3 +31,25 @@ def canonical(java_prefix, spec, transport):
 def client_args(spec):
     """The client flags for TRANSPORTS=`spec` (none for plain websocket sessions: the client's default)."""
     return [] if spec == WEBSOCKET else ["--transports", spec]
+
+
+def has_http(spec):
+    """Whether the canonical `spec` puts any session on an HTTP transport (anything but the websocket)."""
+    return any(entry.split(":")[0] != WEBSOCKET for entry in spec.split(","))
+
+
+def refusal(spec, variants, workers):
+    """The one line refusing TRANSPORTS=`spec` for this run, or None. HTTP transports need every server
+    to serve them (registry `websocket_only` says who does not, e.g. the C limit server) and one worker:
+    with several, a session's requests would reach different processes, so the servers refuse them
+    (server-python/README.md, "Scale-out")."""
+    if not has_http(spec):
+        return None
+    only = [v.name for v in variants if getattr(v, "websocket_only", False)]
+    if only:
+        return (f"TRANSPORTS={spec}: {', '.join(only)} serve{'s' if len(only) == 1 else ''} only the websocket "
+                "transport (registry websocket_only); run them with TRANSPORTS=websocket")
+    if workers > 1:
+        return (f"TRANSPORTS={spec}: with {workers} worker processes a session's HTTP requests would reach "
+                "different workers, and the servers refuse HTTP transports there; run WORKERS=1")
+    return None
