@@ -28,6 +28,11 @@ public final class Progress implements SweepProgress {
     private boolean capacityFromOverload;
     private String pendingDiagnostics = "";
     private int searchPoints;
+    /**
+     * Each level's cap, sent msgs/s: the client's measured ceiling ÷ N since the ceilings replaced the
+     * profile's max rate, so the ETA's walk up the ramp must stop there, not at max_rate.
+     */
+    private java.util.function.IntToDoubleFunction levelCap;
     /** "agents C/E" appended to point lines of a fleet run; empty for one process. */
     private String agents = "";
 
@@ -36,15 +41,17 @@ public final class Progress implements SweepProgress {
     }
 
     public void sweepStarted(SweepPlan p) {
-        sweepStarted(p, 0);
+        sweepStarted(p, 0, n -> p.maxRate());
     }
 
     /**
      * @param searchPoints points a level measures after its ramp ends (confirm + refine steps), for the ETA
+     * @param levelCap     where level n's climb ends if the server never gets there (the ETA's upper end)
      */
     @Override
-    public void sweepStarted(SweepPlan p, int searchPoints) {
+    public void sweepStarted(SweepPlan p, int searchPoints, java.util.function.IntToDoubleFunction levelCap) {
         this.plan = p;
+        this.levelCap = levelCap;
         this.searchPoints = searchPoints;
         this.startNs = System.nanoTime();
         err.printf(Locale.ROOT, "sockbench: profile %s, levels %s, %s ramp from %.1f msg/s%n",
@@ -156,12 +163,13 @@ public final class Progress implements SweepProgress {
             int n = levels.get(i);
             double lastRate = guess / n;
             long points = 0;
-            // Walk the ramp lazily: a legacy level at N = 2000 has a million rates below max_rate.
+            // Walk the ramp lazily: a legacy level at N = 2000 has a million rates below its cap.
             // Later levels start where the adaptive rule would put them for this capacity (given
             // --level-start-rates are not known here: the estimate stays on the safe side).
             double r = i == levelIndex ? plan.nextRate(currentRate, n)
                     : LevelStart.adaptive(plan, n, capacityFromOverload ? capacity : null);
-            for (; r <= plan.maxRate() && points < 100_000; r = plan.nextRate(r, n)) {
+            double cap = levelCap.applyAsDouble(n);
+            for (; r <= cap && points < 100_000; r = plan.nextRate(r, n)) {
                 points++;
                 if (r > lastRate) {
                     break;

@@ -92,7 +92,7 @@ public final class Sweep {
     }
 
     public List<LevelResult> run() throws InterruptedException {
-        progress.sweepStarted(settings.plan(), settings.search().refineSteps() + 1);
+        progress.sweepStarted(settings.plan(), settings.search().refineSteps() + 1, n -> settings.capFor(n).rate());
         if (settings.plan().idleHoldS() > 0) {
             // The idle server (after the runner's warm-up) and client, before any session exists:
             // what the levels' memory per session is measured against.

@@ -12,8 +12,10 @@ public interface SweepProgress {
 
     /**
      * @param searchPoints points a level measures after its ramp ends (confirm + refine steps), for an ETA
+     * @param levelCap     where level n's climb ends if the server never gets there, sent msgs/s
+     *                     ({@link SweepSettings#capFor}: the client's ceiling ÷ n, or the plan's max rate)
      */
-    void sweepStarted(SweepPlan plan, int searchPoints);
+    void sweepStarted(SweepPlan plan, int searchPoints, java.util.function.IntToDoubleFunction levelCap);
 
     /** A level's connections are open (or failed), after {@code seconds}. */
     void levelConnected(int n, int connected, int failed, double seconds);

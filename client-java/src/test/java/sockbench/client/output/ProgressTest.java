@@ -78,4 +78,34 @@ class ProgressTest {
         double msPerLine = (System.nanoTime() - t0) / 1e6 / 20;
         assertTrue(msPerLine < 50, "a progress line took " + msPerLine + " ms");
     }
+
+    /** The ETA's seconds from the last progress line ("ETA ~m:ss"). */
+    private static long etaSeconds(String out) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("ETA ~(\\d+):(\\d\\d)").matcher(out);
+        long s = -1;
+        while (m.find()) {
+            s = Long.parseLong(m.group(1)) * 60 + Long.parseLong(m.group(2));
+        }
+        return s;
+    }
+
+    @Test
+    void theEtaClimbsToEachLevelsCapNotToTheProfilesMaxRate() {
+        // A server that kept up with 30 M received/s at 25 clients: with the profile's 100,000 msgs/s the
+        // walk would stop at 2.5 M received/s; with a client ceiling of 40 M it climbs much further.
+        var plan = Profile.STANDARD.plan();
+        long[] eta = new long[2];
+        double[] caps = {plan.maxRate(), 40_000_000.0};
+        for (int k = 0; k < 2; k++) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            Progress p = new Progress(new PrintStream(out, true, StandardCharsets.UTF_8));
+            double ceiling = caps[k];
+            boolean flat = k == 0;
+            p.sweepStarted(plan, 5, n -> flat ? ceiling : ceiling / n);
+            p.levelConnected(25, 25, 0, 0.3);
+            p.point(25, ResultWritersTest.point(1_200_000, 3_600_000, 2.0), plan);
+            eta[k] = etaSeconds(out.toString(StandardCharsets.UTF_8));
+        }
+        assertTrue(eta[0] > 0 && eta[1] > eta[0], "capped at max_rate " + eta[0] + " s, at the ceiling " + eta[1] + " s");
+    }
 }
