@@ -63,7 +63,7 @@ def test_an_unknown_transport_is_refused_with_exit_2_before_anything_starts(tmp_
     assert proc.returncode == 2
     assert "TRANSPORTS=websocket:80,jsonp-polling:20: --transports: unknown transport 'jsonp-polling'" in proc.stderr
     assert "websocket, xhr-streaming, eventsource, xhr-polling" in proc.stderr
-    assert "READY" not in proc.stderr and not os.listdir(tmp_path)
+    assert "[start server]" not in proc.stderr and not os.listdir(tmp_path)  # nothing was started
 
 
 def test_http_transports_on_the_raw_endpoint_are_refused(tmp_path):

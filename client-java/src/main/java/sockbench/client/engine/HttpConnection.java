@@ -46,8 +46,10 @@ final class HttpConnection extends Connection {
 
     private final HttpReceiveTransport http;
     private final ReceiveSink sink;
-    private final Receiver receiver = new Receiver();
-    private final Sender sender = new Sender();
+    // Made in the constructor, after http: the receiver's framer needs it (field initializers would
+    // run before the constructor's body).
+    private final Receiver receiver;
+    private final Sender sender;
     private Selector selector;
     private SocketAddress address;
     private InetAddress source;
@@ -70,6 +72,8 @@ final class HttpConnection extends Connection {
         }
         this.http = transport.http();
         this.sink = new ReceiveSink(this, events, Transport.SOCKJS, validate);
+        this.receiver = new Receiver();
+        this.sender = new Sender();
     }
 
     // --- opening ---------------------------------------------------------------------------
