@@ -109,7 +109,7 @@
       onToggle: (key, visible) => view.onToggleTransport(key, visible),
       extraRows: [
         showThreshold
-          ? seriesLegend.legendKeyRow('marker-threshold', `mean RTT ≥ ${format.trim(thresholdMs, 3)} ms: the transport is saturated there`)
+          ? seriesLegend.legendKeyRow('marker-threshold', `mean RTT ≥ ${format.trim(thresholdMs, 3)} ms: saturated (one transport saturates its point)`)
           : seriesLegend.legendKeyRow('marker-no-threshold', `no shading: the ${format.trim(thresholdMs, 3)} ms threshold applies to mean RTT`),
         seriesLegend.legendKeyRow('marker-saturation', 'ringed: the level\'s saturation point (judged on the worst transport)'),
       ],
