@@ -175,6 +175,23 @@ describe('a set with a websocket run, a mix of transports and an xhr-streaming r
     });
   });
 
+  test('at 420 px the mix\'s long names wrap: neither its summary nor its run page is wider than the screen', SLOW, async () => {
+    await usePage(await openPage(site.browser), async (page) => {
+      await page.setViewportSize({ width: 420, height: 900 });
+      for (const path of [`index.html#transport=${encodeURIComponent(MIX)}`, `run.html?run=${encodeURIComponent(mix.run_id)}`]) {
+        await page.goto(`${site.origin}/${path}`);
+        await page.waitForSelector('canvas.flot-base');
+        // Wide tables scroll in their own box (.table-scroll); nothing else may reach past the edge.
+        const outside = await page.evaluate(() => [...document.querySelectorAll('body *')]
+          .filter((n) => !n.closest('.table-scroll') && n.getBoundingClientRect().right > 420.5)
+          .map((n) => `${n.tagName.toLowerCase()}#${n.id}.${n.className}`).slice(0, 5));
+        assert.deepEqual(outside, [], path);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 420, path);
+      }
+      await page.screenshot({ path: screenshotPath('run-transports-mix-420'), fullPage: true });
+    });
+  });
+
   test('a websocket run shows nothing new; a run of one other transport names it and draws no breakdown', SLOW, async () => {
     await usePage(await openPage(site.browser), async (page) => {
       await page.goto(`${site.origin}/run.html?run=${encodeURIComponent(websocket.run_id)}`);
