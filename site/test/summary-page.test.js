@@ -52,6 +52,7 @@ describe('summary page built from the fixtures and the 2011 set', () => {
       }
       assert.equal(await page.getAttribute('#group-picks button[data-group="per-message"]', 'aria-pressed'), 'true');
       assert.equal(await page.evaluate(() => location.hash), '', 'the default needs no hash');
+      assert.equal(await page.isHidden('#transport-filter'), true, 'websocket runs only: no transport to choose');
       for (const run of coalesced) {
         assert.equal(await page.getAttribute(`#summary-table tbody[data-run-id="${run.result.run_id}"]`, 'class'), 'not-selected');
       }

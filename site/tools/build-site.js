@@ -14,6 +14,8 @@ const { methodologyPage } = require('./methodology-page');
 const { readRegistry, registryFields, limitServers } = require('./server-registry');
 const { findResultSets, DEFAULT_SET } = require('./find-result-files');
 const { describeSet } = require('./result-sets');
+// A run's transports name it in every label (src/js/transports.js, the pages' own module).
+const transports = require('../src/js/transports');
 
 const SITE_DIR = path.join(__dirname, '..');
 const REPO_DIR = path.join(SITE_DIR, '..');
@@ -135,14 +137,17 @@ function buildSite(options) {
   const registry = readRegistry();
   const runEntries = runs.map(({ source, set, result }) => ({
     run_id: result.run_id,
-    // A peer is not our code: say so wherever its name is drawn (legends, titles).
-    label: result.server.peer ? `${result.label} (peer)` : result.label,
+    // A peer is not our code, and a run's transports are part of its setup:
+    // say both wherever its name is drawn (legends, titles, tables).
+    label: transports.labelWith(result.server.peer ? `${result.label} (peer)` : result.label, result),
     started_at: result.started_at,
     server: result.server.name,
     runtime: result.server.runtime,
     runtime_version: result.server.runtime_version,
     codec: result.server.codec,
     mode: result.server.mode,
+    // Which SockJS transports its sessions used (canonical spec; older files: websocket).
+    transports: transports.specOf(result),
     // Its registry entry and named groups (docs/contract/server-registry.json), for the quick picks.
     ...registryFields(registry, result.server),
     hostname: result.machine.hostname,

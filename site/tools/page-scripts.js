@@ -19,6 +19,8 @@ const EVERY_PAGE = ['index.html', 'run.html', 'chart.html', 'sessions.html'];
 const PAGE_MODULES = [
   ['format.js', EVERY_PAGE],
   ['palette.js', EVERY_PAGE],
+  // A run's SockJS transports: named wherever a run's setup is (the verdict's names too).
+  ['transports.js', EVERY_PAGE],
   ['algorithm.js', EVERY_PAGE],
   ['historic.js', EVERY_PAGE],
   ['series.js', EVERY_PAGE],
@@ -40,12 +42,16 @@ const PAGE_MODULES = [
   ['latency-chart.js', ['run.html', 'chart.html']],
   ['run-selection.js', ['index.html']],
   ['quick-picks.js', ['index.html']],
+  ['transport-filter.js', ['index.html']],
   ['summary-charts.js', ['index.html', 'chart.html']],
   ['summary-table.js', ['index.html']],
   ['sessions-charts.js', ['sessions.html', 'chart.html']],
   ['sessions-table.js', ['sessions.html']],
   ['run-header.js', ['run.html']],
   ['level-table.js', ['run.html']],
+  // A mix of transports: each transport's RTT per level and its share of the points.
+  ['transport-charts.js', ['run.html']],
+  ['transport-table.js', ['run.html']],
   ['chart-files.js', EVERY_PAGE],
   ['verdict-panel.js', ['index.html']],
   ['errors-panel.js', ['index.html']],

@@ -5,9 +5,13 @@
 // the export page (chart.html) and the links under the charts, so a link and
 // its file cannot drift apart. Pure (tested in node).
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory(require('./algorithm'), require('./sessions-figures'));
-  else (root.Sockbench = root.Sockbench || {}).chartFiles = factory(root.Sockbench.algorithm, root.Sockbench.sessionsFigures);
-})(typeof self !== 'undefined' ? self : this, function (algorithm, sessionsFigures) {
+  if (typeof module === 'object' && module.exports) {
+    module.exports = factory(require('./algorithm'), require('./sessions-figures'), require('./transports'));
+  } else {
+    const S = root.Sockbench = root.Sockbench || {};
+    S.chartFiles = factory(S.algorithm, S.sessionsFigures, S.transports);
+  }
+})(typeof self !== 'undefined' ? self : this, function (algorithm, sessionsFigures, transports) {
   'use strict';
 
   /** Where the images go, relative to the site's root. */
@@ -41,7 +45,8 @@
       const plain = set === null || set === data.default_set;
       // The summary leaves sessions runs to sessions.html (a fan-out saturation is not a throughput figure), and so do its images.
       const today = (set === null ? data.runs : data.runs.filter((run) => run.set === set)).filter((run) => !sessionsFigures.isSessionsRun(run));
-      const setRuns = [...today, ...(plain ? data.historic || [] : [])];
+      // What the summary opens on: one transport (websocket where the set has it), so an image never mixes transports either.
+      const setRuns = transports.filterRuns([...today, ...(plain ? data.historic || [] : [])], transports.defaultFilter(today));
       for (const { group, runs } of algorithm.runsByGroup(setRuns)) {
         for (const chart of ['saturation', 'rss']) {
           if (chart === 'rss' && !runs.some(hasRss)) continue;

@@ -8,7 +8,7 @@
   'use strict';
 
   const S = root.Sockbench;
-  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell, sessionsFigures, sessionsCharts } = S;
+  const { siteData, chartFiles, algorithm, summaryFigures, summaryCharts, latencyChart, historic, format, verdict, pageShell, sessionsFigures, sessionsCharts, transports } = S;
 
   const TITLES = { saturation: 'Saturation throughput against concurrency', rss: 'Server memory (RSS) against concurrency' };
 
@@ -35,8 +35,12 @@
     const plain = spec.set == null || spec.set === data.default_set;
     const today = (spec.set == null ? data.runs : data.runs.filter((run) => run.set === spec.set))
       .filter((run) => !sessionsFigures.isSessionsRun(run));
-    const allRuns = [...today, ...(plain ? data.historic : [])];
-    const labels = [...summaryFigures.distinctLabels(today), ...(plain ? data.historic : []).map((run) => run.label)];
+    // One transport, as the summary opens on it (chart-files.js lists the same runs).
+    const filter = transports.defaultFilter(today);
+    const shown = transports.filterRuns(today, filter);
+    const old = transports.filterRuns(plain ? data.historic : [], filter);
+    const allRuns = [...shown, ...old];
+    const labels = [...summaryFigures.distinctLabels(shown), ...old.map((run) => run.label)];
     const inGroup = new Set(allRuns.filter((run) => algorithm.algorithmOf(run) === spec.group).map((run) => run.run_id));
     const groupRuns = allRuns.filter((run) => inGroup.has(run.run_id));
     const group = algorithm.groupByKey(spec.group);

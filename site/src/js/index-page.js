@@ -2,14 +2,16 @@
 // "how to produce results" page when there are none, lists broken result
 // files, shows one result set at a time (a folder of results/, picked by the
 // reader, kept in the URL as #set=), explains the two broadcast algorithms and
-// groups runs by them, gives each figure as a share of the set's limit server,
-// and lets the reader choose which runs the charts overlay (like for like first).
+// groups runs by them, shows one SockJS transport at a time when the set has
+// several (#transport=, transport-filter.js), gives each figure as a share of
+// the set's limit server, and lets the reader choose which runs the charts
+// overlay (like for like first).
 (function (root) {
   'use strict';
 
   const {
     siteData, summaryFigures, summaryCharts, summaryTable, errorsPanel, runSelection, quickPicks, pageShell, algorithm, format,
-    verdictPanel, chartFiles, limitShare, sessionsFigures,
+    verdictPanel, chartFiles, limitShare, sessionsFigures, transports, transportFilter,
   } = root.Sockbench;
 
   /**
@@ -131,12 +133,13 @@
   }
 
   /** Which groups the selection holds, for the chart stamps ("one frame per message · 5 runs"). */
-  function selectionStamp(runs, selection, builtAt, set) {
+  function selectionStamp(runs, selection, builtAt, set, transportText) {
     const chosen = runs.filter((run) => selection.isSelected(run.run_id));
     const groups = [...new Set(chosen.map((run) => algorithm.groupByKey(algorithm.algorithmOf(run)).short))];
     const mixed = groups.length > 1 && groups.some((g) => /coalesced/.test(g)) ? ' — MIXED ALGORITHMS, not like for like' : '';
     const from = set ? ` · set ${set}` : '';
-    return `${chosen.length} run(s): ${groups.join(' + ') || 'none'}${mixed}${from} · y ${selection.yScale()} · built ${format.utcMinute(builtAt)}`;
+    return `${chosen.length} run(s): ${groups.join(' + ') || 'none'}${mixed}${transportText}${from} · y ${selection.yScale()} · ` +
+      `built ${format.utcMinute(builtAt)}`;
   }
 
   function start() {
@@ -157,13 +160,22 @@
     const setRuns = set ? data.runs.filter((run) => run.set === set) : data.runs;
     // Sessions runs are judged on every copy's p99, not the mean own-copy RTT
     // ranked here: they are compared on sessions.html only, and the page says so.
-    const runs = setRuns.filter((run) => !sessionsFigures.isSessionsRun(run));
-    renderSessionsNote(setRuns.length - runs.length);
+    const summaryRuns = setRuns.filter((run) => !sessionsFigures.isSessionsRun(run));
+    renderSessionsNote(setRuns.length - summaryRuns.length);
     if (set) renderSetPicker(data, set);
+    // One transport at a time, as one algorithm at a time (websocket by default: the pages as they were).
+    const transportChoice = transportFilter.chooseFilter(summaryRuns);
+    const kept = set && set !== data.default_set ? { set } : {};
+    transportFilter.renderTransportFilter({
+      box: document.getElementById('transport-filter'), select: document.getElementById('transport-selector'),
+    }, transportChoice, kept);
+    const runs = transports.filterRuns(summaryRuns, transportChoice.filter);
+    // 2011's files name no transport and read as websocket, as every file before v6: offered beside websocket runs only.
+    const historicRuns = transports.filterRuns(data.historic, transportChoice.filter);
     const shares = limitShare.limitShares(runs, data.limit_servers || []);
     renderShareNotes(runs, shares);
-    const allRuns = [...runs, ...data.historic];
-    const labels = [...summaryFigures.distinctLabels(runs), ...data.historic.map((run) => run.label)];
+    const allRuns = [...runs, ...historicRuns];
+    const labels = [...summaryFigures.distinctLabels(runs), ...historicRuns.map((run) => run.label)];
     const groupIds = algorithm.idsByGroup(allRuns);
     const picks = groupPicks(groupIds);
     // Like for like by default; with no per-message run, the first group there is.
@@ -192,18 +204,21 @@
       summaryTable.renderSummaryTable(document.getElementById('summary-table'), allRuns, labels, selection, shares);
       document.getElementById('selection-count').textContent =
         `${selection.selected().size} of ${allRuns.length} run(s) overlaid`;
-      const stamp = selectionStamp(allRuns, selection, data.built_at, sets.length > 1 ? set : null);
+      const stamp = selectionStamp(allRuns, selection, data.built_at, sets.length > 1 ? set : null,
+        transportFilter.stampText(transportChoice));
       document.getElementById('stamp-saturation').textContent = stamp;
       document.getElementById('stamp-rss').textContent = stamp;
       yScaleSelect.value = selection.yScale();
       markActivePick(groupPickBox, selection);
     };
     const selection = runSelection.createRunSelection(allRuns.map((r) => r.run_id), defaultIds, render,
-      set && set !== data.default_set ? { set } : {});
+      { ...kept, ...transportFilter.hashPart(transportChoice) });
 
     renderGroupCards(document.getElementById('algorithm-groups'), groupIds, selection);
-    // Under each chart, its published images, one per algorithm group (make charts).
-    for (const kind of ['saturation', 'rss']) {
+    // Under each chart, its published images, one per algorithm group (make charts); they show the
+    // default transport only (chart-files.js), so another transport's view links none.
+    const imagesShown = transportChoice.filter === transportChoice.defaultFilter;
+    for (const kind of imagesShown ? ['saturation', 'rss'] : []) {
       const images = chartFiles.chartList(data).filter((c) => c.kind === 'summary' && c.chart === kind && (c.set || null) === set)
         .map((c) => ({ ...c, caption: algorithm.groupByKey(c.group).short }));
       const links = chartFiles.imageLinks(document, data, images);
@@ -214,7 +229,8 @@
       groupPickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { group: pick.key, ids: pick.ids.join(',') }));
     }
     const quickBox = document.getElementById('quick-picks');
-    quickBox.appendChild(button('All runs (mixes algorithms)', () => selection.only(allRuns.map((r) => r.run_id)), { ids: allRuns.map((r) => r.run_id).join(',') }));
+    const mixesTransports = transportChoice.filter === transports.ALL && transportChoice.groups.length > 1;
+    quickBox.appendChild(button(`All runs (mixes algorithms${mixesTransports ? ' and transports' : ''})`, () => selection.only(allRuns.map((r) => r.run_id)), { ids: allRuns.map((r) => r.run_id).join(',') }));
     quickBox.appendChild(button('None', () => selection.only([]), { ids: '' }));
     for (const pick of quickPicks.quickPicks(runs).slice(2)) {
       quickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { ids: pick.ids.join(',') }));

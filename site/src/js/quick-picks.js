@@ -1,9 +1,9 @@
 // Ready-made overlay choices for the summary, so comparing e.g. one machine's
 // PyPy vs CPython vs Node is one click. Pure function (tested in node).
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory();
-  else (root.Sockbench = root.Sockbench || {}).quickPicks = factory();
-})(typeof self !== 'undefined' ? self : this, function () {
+  if (typeof module === 'object' && module.exports) module.exports = factory(require('./transports'));
+  else (root.Sockbench = root.Sockbench || {}).quickPicks = factory(root.Sockbench.transports);
+})(typeof self !== 'undefined' ? self : this, function (transports) {
   'use strict';
 
   function groupBy(runs, keyOf) {
@@ -32,9 +32,11 @@
 
     // One run per server/runtime/codec/mode/transport and machine: the newest. The
     // registry entry counts too: CPython 3.11, 3.12 and 3.13 (or Node 20 and 26)
-    // share a runtime name but are different servers, not repeats of one.
+    // share a runtime name but are different servers, not repeats of one; so do
+    // the sessions' SockJS transports: an xhr-polling run is no repeat of a websocket one.
     const configurations = groupBy(runs, ({ entry, result: r }) => JSON.stringify([
-      r.machine.hostname, r.server.name, r.server.runtime, r.server.codec, r.server.mode, r.client.transport, entry || null]));
+      r.machine.hostname, r.server.name, r.server.runtime, r.server.codec, r.server.mode, r.client.transport,
+      transports.specOf(r), entry || null]));
     const latest = [...configurations.values()].map((group) => group
       .reduce((newest, run) => (run.result.started_at > newest.result.started_at ? run : newest)));
     if (latest.length < runs.length) {

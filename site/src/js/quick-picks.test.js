@@ -31,10 +31,13 @@ test('repeated runs: the latest of each server configuration per machine', () =>
     run('cpython', { runtime: 'cpython' }),
     run('raw-pypy', { transport: 'raw' }),
     run('other-host-pypy', { host: 'h2', at: '2026-11-22T08:00:00Z' }),
+    // Older than new-pypy, but on another SockJS transport: its own configuration.
+    { ...run('polling-pypy', { at: '2026-11-22T10:30:00Z' }), result: { ...run('x', { at: '2026-11-22T10:30:00Z' }).result,
+      parameters: { profile: 'smoke', transports: 'xhr-polling' } } },
   ];
   const picks = Object.fromEntries(quickPicks(runs).map((p) => [p.text, p.ids]));
-  assert.deepEqual(picks['Latest run of each server on each machine'], ['new-pypy', 'cpython', 'raw-pypy', 'other-host-pypy']);
-  assert.deepEqual(picks['Only h1 (CPU, 2 cores)'], ['old-pypy', 'new-pypy', 'cpython', 'raw-pypy']);
+  assert.deepEqual(picks['Latest run of each server on each machine'], ['new-pypy', 'cpython', 'raw-pypy', 'other-host-pypy', 'polling-pypy']);
+  assert.deepEqual(picks['Only h1 (CPU, 2 cores)'], ['old-pypy', 'new-pypy', 'cpython', 'raw-pypy', 'polling-pypy']);
   assert.deepEqual(picks['Only h2 (CPU, 2 cores)'], ['other-host-pypy']);
   assert.equal(Object.keys(picks).some((text) => text.startsWith('Only profile')), false);
 });

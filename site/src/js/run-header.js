@@ -4,7 +4,7 @@
 (function (root) {
   'use strict';
 
-  const { format } = root.Sockbench;
+  const { format, transports } = root.Sockbench;
   const READY_KEYS_SHOWN_ELSEWHERE = new Set(['server', 'runtime', 'runtime_version', 'codec', 'mode']);
 
   function el(tag, className, text) {
@@ -71,6 +71,8 @@
         ['load generator', `${c.name} ${c.version}`],
         ['JVM', `${c.jvm_version} (${c.jvm_vendor})`],
         ['transport', c.transport],
+        // Named only where not plain websocket: every run before v6 was, and says nothing new.
+        ['SockJS transports', transports.isPlain(r) ? null : transports.describe(transports.specOf(r))],
         ['I/O threads', c.io_threads],
       ]),
       factGroup('Method', [

@@ -1,5 +1,6 @@
 // Entry point of run.html?run=<run_id>: one run's header, its two RTT charts
-// (against sent and against received msgs/s) and the per-level table. Also
+// (against sent and against received msgs/s), for a mix of transports each
+// transport's RTT and share per level, and the per-level table. Also
 // draws the 2011 historic runs (results/historic/), whose only statistic is
 // the mean. View settings live in the query string so a chart can be linked
 // as shown.
@@ -8,6 +9,7 @@
 
   const {
     siteData, series, format, runHeader, latencyChart, levelTable, pageShell, algorithm, historic, chartFiles,
+    transports, transportCharts, transportTable,
   } = root.Sockbench;
 
   function readView(params) {
@@ -73,10 +75,11 @@
       `${format.utcMinute(r.started_at)} · ${r.machine.cpu_model}, host ${r.machine.hostname} · ${statName} RTT`;
   }
 
-  /** Every RTT of `statKey` in every run of the build: the shared y range. */
+  /** Every RTT of `statKey` in every run of the build, each transport's of a mix too: the shared y range. */
   function allRunsRtts(data, statKey) {
     return [...data.runs, ...data.historic].flatMap((run) => resultShapeOf(run).levels
-      .flatMap((level) => level.points.map((p) => p.rtt_ms[statKey]).filter((v) => v != null)));
+      .flatMap((level) => level.points.flatMap((p) => [p.rtt_ms, ...(p.transports || []).map((e) => e.rtt_ms)])
+        .map((rtt) => rtt[statKey]).filter((v) => v != null)));
   }
 
   function renderMeta(run, data) {
@@ -87,7 +90,8 @@
     } else {
       const r = run.result;
       meta.textContent = `${format.utcMinute(r.started_at)} · ${format.duration(r.duration_s)} · ` +
-        `${r.levels.length} concurrency level(s) · profile ${r.parameters.profile} · mode ${algorithm.modeText(run)} · `;
+        `${r.levels.length} concurrency level(s) · profile ${r.parameters.profile} · mode ${algorithm.modeText(run)} · ` +
+        (transports.isPlain(r) ? '' : `transports ${transports.describe(transports.specOf(r))} · `);
     }
     const raw = document.createElement('a');
     raw.href = run.raw_href;
@@ -128,6 +132,14 @@
 
     const view = readView(params);
     if (isHistoric) view.statKey = 'mean';
+    // A mix of transports: each one's lines and table (a run of one transport only names it, above).
+    const mix = !isHistoric && transports.hasBreakdown(r);
+    const hiddenTransports = new Set();
+    if (mix) {
+      document.getElementById('transports').hidden = false;
+      document.getElementById('transports-mix').textContent = transports.describe(transports.specOf(r));
+      transportTable.renderTransportTables(document.getElementById('transport-tables'), r);
+    }
     const charts = ['sent', 'received'].map((axisKey) => ({
       axisKey,
       stamp: document.getElementById(`stamp-${axisKey}`),
@@ -160,6 +172,21 @@
           // The two charts show the same levels, so hiding one hides it in both.
           onToggleLevel: (concurrency, visible) => {
             if (visible) view.hiddenLevels.delete(concurrency); else view.hiddenLevels.add(concurrency);
+            redraw();
+          },
+        });
+      }
+      if (mix) {
+        transportCharts.drawTransportCharts(document.getElementById('transport-charts'), {
+          result: r,
+          statKey: view.statKey,
+          yScale: view.yScale,
+          xScale: view.xScale,
+          yValues,
+          stamp: chartStamp(run, statName),
+          hidden: hiddenTransports,
+          onToggleTransport: (transport, visible) => {
+            if (visible) hiddenTransports.delete(transport); else hiddenTransports.add(transport);
             redraw();
           },
         });

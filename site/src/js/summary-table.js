@@ -5,7 +5,7 @@
 (function (root) {
   'use strict';
 
-  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts, floors, limitShare } = root.Sockbench;
+  const { format, summaryFigures, siteData, palette, algorithm, summaryCharts, floors, limitShare, transports } = root.Sockbench;
 
   function el(tag, className, text) {
     const node = document.createElement(tag);
@@ -73,7 +73,9 @@
       lines(r.machine.cpu_model, `${r.machine.cores} cores · ${r.machine.hostname}`),
       lines(`server ${format.cpuList(r.pinning.server_cpus)} · client ${format.cpuList(r.pinning.client_cpus)}`,
         r.pinning.shared ? 'shared cores' : 'separate cores'),
-      lines(r.client.transport, `JVM ${r.client.jvm_version}`),
+      // The sessions' SockJS transports beside the framing, where they are not plain websocket.
+      lines(transports.isPlain(r) ? r.client.transport : `${r.client.transport} · ${transports.describe(transports.specOf(r))}`,
+        `JVM ${r.client.jvm_version}`),
       raw,
     ];
   }

@@ -18,12 +18,13 @@
 // Pure functions (tested in node).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) {
-    module.exports = factory(require('./algorithm'), require('./historic'), require('./summary-figures'), require('./format'));
+    module.exports = factory(require('./algorithm'), require('./historic'), require('./summary-figures'), require('./format'),
+      require('./transports'));
   } else {
     const S = root.Sockbench;
-    S.verdict = factory(S.algorithm, S.historic, S.summaryFigures, S.format);
+    S.verdict = factory(S.algorithm, S.historic, S.summaryFigures, S.format, S.transports);
   }
-})(typeof self !== 'undefined' ? self : this, function (algorithm, historic, summaryFigures, format) {
+})(typeof self !== 'undefined' ? self : this, function (algorithm, historic, summaryFigures, format, transports) {
   'use strict';
 
   const RUNTIME_NAMES = { cpython: 'CPython', pypy: 'PyPy', node: 'Node', go: 'Go' };
@@ -35,7 +36,8 @@
 
   /**
    * The short name a sentence uses: "ours on PyPy", "sockjs-node",
-   * "sockjs-tornado on CPython", plus the scale-out setup when there is one;
+   * "sockjs-tornado on CPython", plus the scale-out setup when there is one
+   * and the transports when they are not plain websocket ("… over xhr-polling");
    * a 2011 run keeps its published label.
    */
   function shortName(run) {
@@ -46,7 +48,9 @@
     else if (server.runtime === 'node' && server.name === 'sockjs-node') name = server.name;
     else name = `${server.name} on ${runtimeName(server.runtime)}`;
     const scaled = format.scaleOut(server);
-    return scaled ? `${name} (${scaled})` : name;
+    if (scaled) name = `${name} (${scaled})`;
+    // Another transport is another setup: a sentence never ranks it as the websocket run of the server.
+    return transports.isPlain(run.result) ? name : `${name} over ${transports.describe(transports.specOf(run.result))}`;
   }
 
   const shared = (names, name) => names.indexOf(name) !== names.lastIndexOf(name);

@@ -152,3 +152,13 @@ test('two runs of one server on two versions of a runtime are named by version (
   const sameVersion = coalesced([ours, again]).ranked.map((e) => e.name);
   assert.ok(sameVersion.every((name) => /^ours on CPython 3\.11\.7 \(.*UTC\)$/.test(name)), sameVersion.join(' | '));
 });
+
+test('a run on other transports is named with them, so a sentence never ranks it as the websocket run', () => {
+  const { shortName } = require('./verdict');
+  const [run] = runsIn(REFERENCE);
+  assert.doesNotMatch(shortName(run), / over /, 'plain websocket (no field: an older file) names nothing new');
+  const withSpec = (spec) => ({ ...run, result: { ...run.result, parameters: { ...run.result.parameters, transports: spec } } });
+  assert.equal(shortName(withSpec('websocket')), shortName(run));
+  assert.equal(shortName(withSpec('xhr-polling')), `${shortName(run)} over xhr-polling`);
+  assert.equal(shortName(withSpec('websocket:1,eventsource:1')), `${shortName(run)} over mix websocket 50 % · eventsource 50 %`);
+});
