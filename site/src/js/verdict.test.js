@@ -46,13 +46,13 @@ test('">" only where the ranges do not overlap, both repeated, and the lower fig
 });
 
 test('overlapping ranges read "within noise", never ">"', () => {
-  // 2000 clients, one frame per message: ours on CPython 79.5k–104k and sockjs-node 88.9k–98.3k overlap.
+  // 2000 clients, one frame per message: ours on CPython 102k–131k and sockjs-node 98.9k–129k overlap.
   const v = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
   const cpython = v.ranked.findIndex((e) => e.name === 'ours on CPython');
   const node = v.ranked.findIndex((e) => e.name === 'sockjs-node');
   assert.equal(Math.abs(cpython - node), 1, 'neighbours by median');
   assert.equal(v.relations[Math.min(cpython, node)].symbol, '≈');
-  assert.match(v.sentence, /ours on CPython 97\.6k \(79\.5k–104k\) ≈ sockjs-node 94\.8k \(88\.9k–98\.3k\)/);
+  assert.match(v.sentence, /ours on CPython 124k \(102k–131k\) ≈ sockjs-node 110k \(98\.9k–129k\)/);
   assert.match(v.sentence, /ours on CPython and sockjs-node within noise/);
   for (const { rel, higher, lower } of everyPair(runsIn(REFERENCE))) {
     if (higher.min <= lower.max) assert.notEqual(rel.symbol, '>');
@@ -62,42 +62,43 @@ test('overlapping ranges read "within noise", never ">"', () => {
 const coalescedAt = (level) => verdicts(runsIn(REFERENCE), { level }).find((v) => v.group !== 'per-message');
 
 test('a floor is written "≥" with its reasons, and a floor below another figure is not ranked', () => {
-  // Coalesced at 25: sockjs-node never overloaded (max rate reached in 3 of 3), just below ours on PyPy.
+  // Coalesced at 25: sockjs-node client-bound in 3 of 3, just below the limit server (a floor too).
   const v = coalescedAt(25);
   const node = entry(v, 'sockjs-node');
   assert.ok(node.figure.floorReasons.length > 0);
-  assert.match(v.sentence, /sockjs-node ≥ 2\.05M/);
+  assert.match(v.sentence, /sockjs-node ≥ 7\.84M/);
   const i = v.ranked.indexOf(node);
   assert.equal(v.relations[i - 1].symbol, '?');
-  assert.match(v.relations[i - 1].why, /sockjs-node is a floor: its limit may be above ours on PyPy's/);
-  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-node \(server 94 % busy \(< 95 %\), client 81 % busy in 1 of 3, max rate reached \(never overloaded\) in 3 of 3\)/);
-  // A floor on top ranks fine when it is clear of the next range: ours on PyPy at 2000 (client-bound in 1 of 3).
+  assert.match(v.relations[i - 1].why, /sockjs-node is a floor: its limit may be above limit on c's/);
+  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-node \(client-bound in 3 of 3, server 92 % busy \(< 95 %\), client 94 % busy, at 16 % of its ceiling in 1 of 3\)/);
+  // A floor on top ranks fine when it is clear of the next range: the limit server at 2000 (client-bound in 3 of 3).
   const top = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
-  assert.equal(top.ranked[0].name, 'ours on PyPy');
+  assert.equal(top.ranked[0].name, 'limit on c');
   assert.ok(top.ranked[0].figure.floorReasons.length > 0);
   assert.equal(top.relations[0].symbol, '>');
-  assert.match(top.sentence, /^One frame per message, 2000 clients: ours on PyPy ≥ 127k/);
+  assert.match(top.sentence, /^One frame per message, 2000 clients: limit on c ≥ 238k/);
 });
 
 test('a floor overlapping another range is not called within noise', () => {
-  // Coalesced at 100: ours on PyPy and sockjs-node (max rate reached in 2 of 3 each) overlap.
-  const v = coalescedAt(100);
+  // Coalesced at 500: the limit server and sockjs-node (both at the client's ceiling) overlap.
+  const v = coalescedAt(500);
   assert.equal(v.relations[0].symbol, '?');
-  assert.match(v.relations[0].why, /overlap and ours on PyPy and sockjs-node are floors: not ranked/);
-  assert.doesNotMatch(v.sentence, /ours on PyPy and sockjs-node within noise/);
+  assert.match(v.relations[0].why, /overlap and limit on c and sockjs-node are floors: not ranked/);
+  assert.doesNotMatch(v.sentence, /limit on c and sockjs-node within noise/);
 });
 
 test('the server\'s own limit below full CPU is no floor: ranked plain, labelled with the CPU seen', () => {
-  // One frame per message at 1000: sockjs-tornado on CPython 91–92 % busy in 2 of 3 beside a client at 22–29 %.
+  // One frame per message at 1000: sockjs-tornado on CPython 92–94 % busy in 2 of 3 beside a client at 23–31 %.
   const v = perMessage(verdicts(runsIn(REFERENCE), { level: 1000 }));
   const peer = entry(v, 'sockjs-tornado on CPython');
   assert.deepEqual(peer.figure.floorReasons, []);
-  assert.match(v.sentence, /> sockjs-tornado on CPython 28\.2k/);
+  assert.match(v.sentence, /> sockjs-tornado on CPython 37\.8k/);
   assert.equal(v.relations[v.ranked.indexOf(peer) - 1].symbol, '>');
-  assert.match(v.sentence, /below full CPU: .*sockjs-tornado on CPython \(server's own limit at 91–92 % CPU \(client 22–29 % busy, on schedule\) in 2 of 3\)/);
-  // At 500 ours on PyPy (83 % busy in 1 of 3, client 60 %) overlaps ours on CPython: within noise, not "?".
-  const at500 = perMessage(verdicts(runsIn(REFERENCE), { level: 500 }));
-  assert.equal(at500.relations[0].symbol, '≈');
+  assert.match(v.sentence, /below full CPU: .*sockjs-tornado on CPython \(server's own limit at 92–94 % CPU \(client 23–31 % busy, on schedule, at 1 % of its ceiling\) in 2 of 3\)/);
+  // Ours on PyPy at 1000 (85 % busy in 1 of 3, client 71 %) overlaps the next range: within noise, not "?".
+  const pypy = v.ranked.indexOf(entry(v, 'ours on PyPy'));
+  assert.deepEqual(v.ranked[pypy].figure.floorReasons, []);
+  assert.equal(v.relations[pypy].symbol, '≈');
 });
 
 test('a run missing at the highest level moves the default down and is named when the reader picks that level', () => {
