@@ -230,6 +230,40 @@ final class ResponseHead {
      */
     private void transferCodings(byte[] b, int v, int ve, int lineStart, int lineEnd) {
         transferEncoding = true;
+        listElements(b, v, ve, (ts, te) -> {
+            if (te > ts) { // empty list elements are allowed (RFC 9110 5.6.1)
+                if (!nameIs(b, ts, te, CHUNKED)) {
+                    throw new HttpProtocolException("unsupported Transfer-Encoding", b, lineStart, lineEnd);
+                }
+                if (chunked) {
+                    throw new HttpProtocolException("chunked applied twice", b, lineStart, lineEnd);
+                }
+                chunked = true;
+            }
+        });
+        if (!chunked) {
+            throw new HttpProtocolException("empty Transfer-Encoding", b, lineStart, lineEnd);
+        }
+    }
+
+    /** Connection: a comma-separated token list; only close and keep-alive matter here. */
+    private void connectionTokens(byte[] b, int v, int ve) {
+        listElements(b, v, ve, (ts, te) -> {
+            if (nameIs(b, ts, te, CLOSE)) {
+                closeToken = true;
+            } else if (nameIs(b, ts, te, KEEP_ALIVE)) {
+                keepAliveToken = true;
+            }
+        });
+    }
+
+    /** Receives one element of a header's comma-separated list: {@code b[start, end)}, whitespace trimmed (may be empty). */
+    private interface ListElement {
+        void accept(int start, int end);
+    }
+
+    /** Each element of the comma-separated list in {@code b[v, ve)}, trimmed of optional whitespace (RFC 9110 5.6.1). */
+    private static void listElements(byte[] b, int v, int ve, ListElement element) {
         int i = v;
         while (i <= ve) {
             int e = i;
@@ -244,43 +278,7 @@ final class ResponseHead {
             while (te > ts && ows(b[te - 1])) {
                 te--;
             }
-            if (te > ts) { // empty list elements are allowed (RFC 9110 5.6.1)
-                if (!nameIs(b, ts, te, CHUNKED)) {
-                    throw new HttpProtocolException("unsupported Transfer-Encoding", b, lineStart, lineEnd);
-                }
-                if (chunked) {
-                    throw new HttpProtocolException("chunked applied twice", b, lineStart, lineEnd);
-                }
-                chunked = true;
-            }
-            i = e + 1;
-        }
-        if (!chunked) {
-            throw new HttpProtocolException("empty Transfer-Encoding", b, lineStart, lineEnd);
-        }
-    }
-
-    /** Connection: a comma-separated token list; only close and keep-alive matter here. */
-    private void connectionTokens(byte[] b, int v, int ve) {
-        int i = v;
-        while (i < ve) {
-            int e = i;
-            while (e < ve && b[e] != ',') {
-                e++;
-            }
-            int ts = i;
-            int te = e;
-            while (ts < te && ows(b[ts])) {
-                ts++;
-            }
-            while (te > ts && ows(b[te - 1])) {
-                te--;
-            }
-            if (nameIs(b, ts, te, CLOSE)) {
-                closeToken = true;
-            } else if (nameIs(b, ts, te, KEEP_ALIVE)) {
-                keepAliveToken = true;
-            }
+            element.accept(ts, te);
             i = e + 1;
         }
     }
