@@ -40,6 +40,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 if not __package__:
@@ -183,6 +184,7 @@ class ProxyFront:
         self.backends, self.haproxy, self.redis = [], None, None
         self.url = self.fields = self.ready_line = None
         self._dir = None
+        self._threads = []
 
     def __enter__(self):
         return self.start()
@@ -210,10 +212,25 @@ class ProxyFront:
             self.redis = PrivateRedis().start()
             broker_url = self.redis.url
         argv = backend_command(self.server_argv, broker_url, self.workers)
-        for i in range(self.workers):
-            backend = ServerProcess(argv, ready_timeout_s=READY_TIMEOUT_S, stderr=sys.stderr)
-            self.backends.append(backend)
-            backend.start()
+        self.backends = [ServerProcess(argv, ready_timeout_s=READY_TIMEOUT_S, stderr=sys.stderr)
+                         for _ in range(self.workers)]
+        # All at once: PyPy takes seconds to start, and N of them one after the other would be N
+        # times that before READY (the runner's --ready-timeout covers the whole group).
+        failures = []
+
+        def start(backend):
+            try:
+                backend.start()
+            except BaseException as exc:  # re-raised below, in this thread
+                failures.append(exc)
+
+        self._threads = [threading.Thread(target=start, args=(b,)) for b in self.backends]
+        for t in self._threads:
+            t.start()
+        for t in self._threads:
+            t.join()
+        if failures:
+            raise failures[0]
         addresses = [(f"b{i}", "127.0.0.1", int(b.url.rsplit(":", 1)[1])) for i, b in enumerate(self.backends)]
         config = haproxy_config.write(os.path.join(self._dir, "haproxy.cfg"), self.host, port, addresses,
                                       self.heartbeat_s, default_maxconn())
@@ -307,6 +324,9 @@ class ProxyFront:
         haproxy, then the private broker; anything still running after STOP_GRACE_S is killed.
         Returns a list of problems (empty when everything exited 0)."""
         problems = []
+        for t in self._threads:
+            t.join()  # a stop during the start (SIGTERM) waits until each backend is up or gone
+        self._threads = []
         started = [b for b in self.backends if b.proc is not None]
         for b in started:
             if b.proc.poll() is None:
