@@ -23,7 +23,7 @@ import pytest
 
 from sockbench_contract.haproxy_config import BACKEND_HEADER
 from sockbench_contract.procfs import has_exited
-from sockbench_contract.proxy_front import ProxyFront, front_command
+from sockbench_contract.proxy_front import ProxyFront, backend_command, front_command
 from sockbench_contract.server_launch import ServerProcess, StepError
 
 CONTRACT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -35,11 +35,15 @@ ROOT = os.path.dirname(os.path.dirname(CONTRACT))
 PYTHON = os.path.join(ROOT, ".venv-cpython", "bin", "python")
 FRONT = os.path.join(CONTRACT, "sockbench_contract", "proxy_front.py")
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("haproxy") is None, reason="haproxy missing: run `make setup-haproxy`"),
-    pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server missing: run `make setup-redis`"),
-    pytest.mark.skipif(not os.path.exists(PYTHON), reason="server-python's CPython venv missing: run `make setup-python`"),
-]
+
+def real(test):
+    """A test that runs the real group: haproxy, redis-server and our server on CPython (make test-contract
+    installs all three; elsewhere the test is skipped naming what to install)."""
+    for missing, why in ((shutil.which("haproxy") is None, "haproxy missing: run `make setup-haproxy`"),
+                         (shutil.which("redis-server") is None, "redis-server missing: run `make setup-redis`"),
+                         (not os.path.exists(PYTHON), "server-python's CPython venv missing: run `make setup-python`")):
+        test = pytest.mark.skipif(missing, reason=why)(test)
+    return test
 
 
 def server_argv(port=0):
@@ -101,6 +105,7 @@ class Stream:
         return [f for f in complete if f and not f.startswith("hhhh")]  # the 2 KiB prelude is not a frame
 
 
+@real
 def test_ready_names_every_process_of_the_group(front):
     fields = front.fields
     assert fields["server"] == "sockbench-tornado" and fields["workers"] == "2"
@@ -110,6 +115,7 @@ def test_ready_names_every_process_of_the_group(front):
     assert len(set(pids)) == 3 and not any(has_exited(pid) for pid in pids)
 
 
+@real
 def test_sessions_on_both_backends_hear_each_other_on_every_transport(front):
     base = front.url
     stream_sid, polling_sid = session_on(base, "b0"), session_on(base, "b1")
@@ -160,6 +166,7 @@ def test_sessions_on_both_backends_hear_each_other_on_every_transport(front):
     polls.close()
 
 
+@real
 def test_sigterm_stops_every_process_within_two_seconds(tmp_path):
     front = start_front(tmp_path)
     pids = [int(p) for p in front.fields["worker_pids"].split(",")] + [int(front.fields["proxy_pid"])]
@@ -170,6 +177,7 @@ def test_sigterm_stops_every_process_within_two_seconds(tmp_path):
         socket.create_connection(("127.0.0.1", broker_port), timeout=0.5).close()
 
 
+@real
 def test_a_backend_that_dies_stops_the_group_in_one_line(tmp_path):
     front = start_front(tmp_path)
     first = int(front.fields["worker_pids"].split(",")[0])
@@ -215,3 +223,10 @@ def test_a_missing_or_broken_haproxy_names_the_fix(tmp_path):
     broken.chmod(0o755)
     with pytest.raises(StepError, match=r"-v failed \(status 127: libfoo.so.*\): run `make setup-haproxy`"):
         ProxyFront("haproxy", 2, "private", server_argv(), executable=str(broken)).start()
+
+
+def test_each_backend_is_the_command_on_loopback_port_0_with_one_worker_and_the_broker():
+    argv = backend_command(["srv", "--host", "0.0.0.0", "--port=8080", "--heartbeat", "25", "--sessions", "1001"],
+                           "redis://127.0.0.1:6390/0", 2)
+    assert argv == ["srv", "--heartbeat", "25", "--sessions", "501", "--host", "127.0.0.1", "--port", "0",
+                    "--workers", "1", "--broker", "redis://127.0.0.1:6390/0"]
