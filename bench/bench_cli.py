@@ -60,6 +60,10 @@ def build_parser():
     p.add_argument("--broker", default=None, metavar="URL|private",
                    help="redis://HOST[:PORT][/DB] the server processes join, or 'private' for a fresh redis-server "
                         "per repetition on a free loopback port (default: none, or private when --workers > 1)")
+    p.add_argument("--proxy", default=None, metavar="NAME",
+                   help="run --workers one-worker processes, each with --broker on a port of its own, behind this "
+                        "proxy on --port, routing on the SockJS session id so every transport works (haproxy; "
+                        "needs --workers >= 2; docs/scaling-out.md; default: none)")
     p.add_argument("--agents", type=int, default=None,
                    help="client processes holding the connections, 1-64: N > 1 runs the client as a coordinator of "
                         "N agent processes on --client-cpu (client i on agent i mod N), through --bus (default 1: "

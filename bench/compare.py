@@ -100,7 +100,10 @@ def _setup_words(tag):
         return tag
     if tag == "w1-broker":
         return "one worker relaying through a broker"
-    return f"{tag[1:]} workers sharing a broker"
+    workers, _, proxy = tag[1:].partition("-")
+    if proxy:
+        return f"{workers} one-worker processes sharing a broker behind {proxy}"
+    return f"{workers} workers sharing a broker"
 
 
 def compare_table(a, b):

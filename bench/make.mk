@@ -40,7 +40,9 @@ LEVEL ?=
 # server runs WORKERS processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1:
 # the workers inherit it); WORKERS > 1 without BROKER, or BROKER=private,
 # gives each repetition a fresh private redis-server, pinned to BROKER_CPU
-# (empty = not pinned).
+# (empty = not pinned). PROXY=haproxy (docs/contract/make.mk): WORKERS
+# one-worker processes behind haproxy on PORT instead, haproxy on SERVER_CPU
+# with them and sampled as part of the server.
 BROKER_CPU ?=
 # The client as a coordinator plus AGENTS agent processes on CLIENT_CPU (client i on agent i mod
 # AGENTS), talking through a private redis-server per repetition, or BUS=redis://HOST:PORT/DB.
@@ -68,7 +70,7 @@ RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --serv
               $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
               $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)') \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
-              $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) \
+              $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) $(if $(PROXY),--proxy '$(PROXY)') \
               $(if $(filter-out 1,$(AGENTS)),--agents $(AGENTS)) $(if $(BUS),--bus $(BUS))
 
 # What a benchmark needs and nothing more (not `setup`, which also installs
@@ -85,6 +87,7 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \
+              "  bench-*|serve-* WORKERS=N PROXY=haproxy   N one-worker processes behind haproxy (routing on the session id: every transport), haproxy pinned and sampled with them (docs/scaling-out.md)" \
               "make bench-scaleout SERVER=pypy-fast WORKERS=1,2,4 CORE_SHARE=0.25 [PROFILE= LEVELS= REPEAT= PERIOD_US=]   scale-out simulated on one core: each worker under a cgroup CPU quota, client and broker on the other cores; a result file per worker count + the efficiency and relay-cost summary (docs/scaleout-simulation.md)" \
               "make bench            the like-for-like matrix (PyPy, CPython, Node x fast/naive + the sockjs-tornado peer), interleaved, then make site (SERVERS=pypy-fast,node-naive for a subset, SERVERS=runtimes for the runtimes group)" \
               "make bench-plan SERVERS=...   the plan and its estimated time only (same knobs as make bench)" \

@@ -13,6 +13,13 @@ before the server and stopped after it, fresh for each repetition
 redis-server are sampled from /proc during the client run
 (bench/process_sampler.py), because the client samples one pid only.
 
+Behind a proxy (`--proxy haproxy`, PROXY=): the server command becomes
+docs/contract/sockbench_contract/proxy_front.py's, which runs `workers` one-worker
+processes with the broker behind haproxy and names them all in its READY line
+(`worker_pids`, `proxy_pid`); haproxy inherits the server's CPU set, and its CPU
+and RSS are sampled and summed with the workers' (role "proxy"): the proxy is
+part of what serves the sessions.
+
 Probes (`probes=`, e.g. bench/run_scaleout.py's CPU quota and relay counter)
 look at a repetition from outside without changing it: `ready(processes,
 redis)` once READY is printed (before the warm-up), `sweep_started()` just
@@ -40,6 +47,7 @@ from servers import server_command
 import transports
 from server_quiet import wait_until_quiet
 from sockbench_contract.private_redis import PrivateRedis
+from sockbench_contract.proxy_front import front_command
 from sockbench_contract.procfs import clock_ticks_per_s, host_report, read_loadavg, read_pid_ticks, read_proc_stat
 from sockbench_contract.server_launch import ServerProcess, StepError
 
@@ -69,11 +77,19 @@ def variant_argv(config, variant, broker_url=None):
     """
     if broker_url is None and wants_private_broker(config.workers, config.broker):
         broker_url = PRIVATE_BROKER_PLACEHOLDER
+    broker = broker_url or config.broker
     try:
-        return server_command(variant, config.host, config.port, config.heartbeat_s,
+        argv = server_command(variant, config.host, config.port, config.heartbeat_s,
                               codec=config.codec if variant.has_codec else None, naive=variant.naive,
-                              workers=config.workers, broker=broker_url or config.broker,
+                              workers=config.workers, broker=broker,
                               sessions=config.sessions if variant.has_sessions else None)
+        if config.proxy is None:
+            return argv
+        # The knobs are checked above with every worker; each backend is the one-process command.
+        one = server_command(variant, config.host, config.port, config.heartbeat_s,
+                             codec=config.codec if variant.has_codec else None, naive=variant.naive,
+                             sessions=config.sessions if variant.has_sessions else None)
+        return front_command(config.proxy, config.workers, broker, one)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
 
@@ -89,12 +105,15 @@ def serving_processes(server):
 
     role: "server" (one process serves everything), "supervisor" (server-python's
     supervisor or the node:cluster primary: the READY process, which starts the
-    workers; node's also accepts and hands off connections), "worker".
+    workers; node's also accepts and hands off connections; behind a proxy, the
+    proxy front), "worker", "proxy" (READY's `proxy_pid`: haproxy, which carries
+    every byte between the clients and the workers).
     """
     workers = [int(p) for p in server.fields.get("worker_pids", "").split(",") if p.strip()]
+    proxy = [(int(server.fields["proxy_pid"]), "proxy")] if server.fields.get("proxy_pid") else []
     if not workers or workers == [server.pid]:
-        return [(server.pid, "server")]
-    return [(server.pid, "supervisor")] + [(pid, "worker") for pid in workers]
+        return [(server.pid, "server")] + proxy
+    return [(server.pid, "supervisor")] + [(pid, "worker") for pid in workers] + proxy
 
 
 def client_sampled_pid(processes):
@@ -271,6 +290,9 @@ def measure_once(config, variant, out_path, log_path, extra_client_args=(), warm
         extra = {"workers": workers, "server_total": report["total"], "server_processes": report["processes"]}
         if broker_record:
             extra["broker"] = broker_record
+        if server.fields.get("proxy_pid"):
+            extra["proxy"] = {"name": server.fields.get("proxy"), "version": server.fields.get("proxy_version"),
+                              "pid": int(server.fields["proxy_pid"])}
     else:
         server_ticks = None if None in (server_before, server_after) else server_after - server_before
     if fleet_record:

@@ -68,10 +68,12 @@ def scale_out_tag(server):
     """How a run was scaled out, as the file name and `make compare` name it:
     "" for one process, "w<N>" for N > 1 workers (they always share a broker),
     "w1-broker" for one worker that still relays through a broker (the relay's
-    cost alone). Two runs with different tags are different setups."""
+    cost alone), "w<N>-<proxy>" for N one-worker processes behind a proxy
+    (PROXY=haproxy: "w2-haproxy"). Two runs with different tags are different setups."""
     workers = server.get("workers") or 1
     if workers > 1:
-        return f"w{workers}"
+        proxy = (server.get("proxy") or {}).get("name")
+        return f"w{workers}-{proxy}" if proxy else f"w{workers}"
     return "w1-broker" if server.get("broker") else ""
 
 

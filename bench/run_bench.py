@@ -136,6 +136,11 @@ def run(config, usage_error):
     levels = list(config.levels or profile["levels"])
     groups = None
     if session_groups.applies(config):
+        if config.proxy:
+            # Not built: each level group picks its own worker count, and a proxy holds two descriptors
+            # per session, so 19,000 sessions a process would not fit its open-files limit.
+            raise OneLineRefusal(f"PROXY={config.proxy} with the sessions profile is not supported: run the "
+                                 "sessions profile without PROXY (websocket sessions need no proxy)")
         # Refused before anything starts: a level no process layout here can hold (docs/sessions.md).
         refused = session_groups.refusals(config, variants, levels)
         if refused:
@@ -295,6 +300,8 @@ def client_profiles_for(config, needs_private_broker, usage_error):
     a usage error (`usage_error`, which exits 2)."""
     if needs_private_broker and not shutil.which("redis-server"):
         raise StepError("setup", "redis-server is missing (a private broker is needed): run `make setup-redis`")
+    if config.proxy and not shutil.which(config.proxy):
+        raise StepError("setup", f"{config.proxy} is missing (PROXY={config.proxy}): run `make setup-{config.proxy}`")
     try:
         client = load_client_profiles(config.java, config.client_jar)
     except ValueError as exc:

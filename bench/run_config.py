@@ -20,7 +20,7 @@ from client_fleet import check_agents
 from cpus import available_cpus, default_client_cpus, parse_cpu_list
 from matrix import select, single
 from profiles import default_repeat
-from scaleout import PRIVATE, check_broker, check_workers, wants_private_broker
+from scaleout import PRIVATE, check_broker, check_proxy, check_workers, wants_private_broker
 
 
 class OneLineRefusal(ValueError):
@@ -73,6 +73,10 @@ class RunConfig:
     #: The broker the server processes join: a redis://HOST[:PORT][/DB] URL, "private"
     #: (a fresh redis-server per repetition), or None (private when workers > 1, else none).
     broker: Optional[str]
+    #: The proxy the workers run behind (--proxy, PROXY=): "haproxy" runs `workers` one-worker
+    #: processes, each with the broker, behind it on `port` (docs/contract/sockbench_contract/
+    #: proxy_front.py); None = the server's own --workers. With a proxy, workers >= 2.
+    proxy: Optional[str]
     #: CPUs a private redis-server is pinned to, sorted; None = not pinned. Only with a
     #: private broker.
     broker_cpus: Optional[Tuple[int, ...]]
@@ -139,6 +143,11 @@ def from_cli(ns):
     check_agents(ns.agents if agents_given else agents)
     bus = None if ns.bus is None or ns.bus == PRIVATE else check_broker(ns.bus)
     broker = None if ns.broker is None else check_broker(ns.broker)
+    if ns.proxy is not None and ns.url is None:
+        try:
+            check_proxy(ns.proxy, workers)
+        except ValueError as exc:
+            raise OneLineRefusal(str(exc)) from None
     if ns.broker_cpu and not wants_private_broker(workers, broker):
         raise ValueError("--broker-cpu pins the private redis-server: it needs --workers > 1 without --broker, "
                          "or --broker private")
@@ -152,7 +161,7 @@ def from_cli(ns):
         refused = [flag for flag, given in (("--naive", ns.naive), ("--workers", workers != 1),
                                             ("--broker", broker is not None), ("--json", ns.json != "json"),
                                             ("--broker-cpu", bool(ns.broker_cpu)),
-                                            ("--agents", agents != 1))
+                                            ("--agents", agents != 1), ("--proxy", ns.proxy is not None))
                    if given]
         if refused:
             raise ValueError(f"{', '.join(refused)}: not with --url: the runner neither starts that server (run "
@@ -177,7 +186,7 @@ def from_cli(ns):
         repeat=ns.repeat or default_repeat(ns.profile), levels=parse_levels(ns.levels), codec=ns.json,
         transport=ns.transport, transports=ns.transports, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
         server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
-        broker=broker, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
+        broker=broker, proxy=ns.proxy, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
         churn_pct=churn_pct,
         out_dir=ns.out_dir, client_jar=ns.client_jar,
         java=ns.java, java_opts=tuple(_split("--java-opts", ns.java_opts)),

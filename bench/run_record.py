@@ -34,12 +34,16 @@ def record_scaleout(doc, config, per_point_sums=False):
                                "version": ",".join(versions) or None}
     if private:
         doc["pinning"]["broker_cpus"] = None if config.broker_cpus is None else list(config.broker_cpus)
+    proxies = [r["proxy"] for r in doc.get("runs", []) if r.get("proxy")]
+    if config.proxy is not None:
+        versions = sorted({p["version"] for p in proxies if p.get("version")})
+        doc["server"]["proxy"] = {"name": config.proxy, "version": ",".join(versions) or None}
     if config.workers > 1:
-        doc["label"] += f" · {config.workers} workers"
+        doc["label"] += f" · {config.workers} workers" + (f" behind {config.proxy}" if config.proxy else "")
         doc["server"]["per_point_scope"] = "all_processes" if per_point_sums else "first_worker"
         per_point = ("per-point server_cpu_pct and server_rss_bytes sum every serving process; server.pid is "
                      "the first worker's" if per_point_sums else
                      "per-point server_cpu_pct and server_rss_bytes (and server.pid) are the first worker's alone")
         doc["warnings"].append(
             f"{config.workers} workers: {per_point}; runs[].server_total sums every serving process "
-            f"(supervisor/primary and workers) over each sweep")
+            f"(supervisor/primary and workers{f', and {config.proxy}' if config.proxy else ''}) over each sweep")

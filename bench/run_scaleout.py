@@ -109,7 +109,7 @@ def parse_args(argv):
     own = build_parser()
     ns, rest = own.parse_known_args(argv)
     bench = bench_parser()
-    for flag in ("--workers", "--broker", "--servers", "--url", "--agents", "--bus", "--naive"):
+    for flag in ("--workers", "--broker", "--servers", "--url", "--agents", "--bus", "--naive", "--proxy"):
         if any(a == flag or a.startswith(flag + "=") for a in rest):
             own.error(f"{flag} is not an option of bench-scaleout (it sets workers and the broker itself; "
                       "name one registry entry with --server, e.g. pypy-fast)")

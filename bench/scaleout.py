@@ -10,9 +10,15 @@ decide whether the runner starts a private redis-server itself:
 - BROKER=private: a private Redis even for one worker (the "1 worker with
   broker" row of the relay-cost table);
 - BROKER=redis://HOST[:PORT][/DB]: that Redis, as given.
+
+`--proxy NAME` (PROXY=haproxy) is checked by the proxy front's own rule
+(docs/contract/sockbench_contract/proxy_front.py, the one list of proxies),
+which make's serve-* targets run too.
 """
 
 import urllib.parse
+
+from sockbench_contract.proxy_front import check_settings
 
 MAX_WORKERS = 64   # docs/protocol.md §6: --workers 1-64
 PRIVATE = "private"
@@ -49,3 +55,9 @@ def check_broker(text):
 def wants_private_broker(workers, broker):
     """True when the runner must start its own redis-server for each repetition."""
     return broker == PRIVATE or (broker is None and workers > 1)
+
+
+def check_proxy(proxy, workers):
+    """PROXY= with WORKERS=: ValueError (a one-line refusal, exit 2) for an unknown proxy or fewer
+    than 2 workers. The broker is never missing here: the runner starts a private one."""
+    check_settings(proxy, workers, broker_required=False)

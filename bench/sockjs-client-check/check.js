@@ -6,7 +6,11 @@
 // /close's server close arrives as 3000 "Go away!". Prints a server x
 // transport table; exit 1 if any case failed (README.md).
 //
-//   node check.js [--servers NAME,...] [--transports NAME,...] [--timeout-ms MS]
+//   node check.js [--servers NAME,...] [--transports NAME,...] [--timeout-ms MS] [--proxy haproxy]
+//
+// --proxy haproxy: each server that has workers runs as two one-worker processes
+// behind haproxy (docs/contract/sockbench_contract/proxy_front.py, as PROXY=haproxy
+// runs it), so every transport is checked through the proxy's session routing.
 
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
@@ -24,9 +28,10 @@ const { loadExpected, verdict } = require('./lib/verdict');
 const OFFLINE_ARGS = ['--no-proxy-server', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 
 const USAGE = 'usage: node bench/sockjs-client-check/check.js [--servers NAME,...] [--transports NAME,...] ' +
-  '[--timeout-ms MS]\n  --servers      registry entry names (default: every entry)\n' +
+  '[--timeout-ms MS] [--proxy haproxy]\n  --servers      registry entry names (default: every entry)\n' +
   `  --transports   some of ${TRANSPORTS.join(', ')} (default: all)\n` +
-  '  --timeout-ms   time one SockJS session may take, ms, 1000-60000 (default 5000)';
+  '  --timeout-ms   time one SockJS session may take, ms, 1000-60000 (default 5000)\n' +
+  '  --proxy        run each server with workers as 2 one-worker processes behind this proxy (haproxy)';
 
 function usage(message) {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -38,6 +43,7 @@ function parseCommandLine(argv) {
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: {
       servers: { type: 'string' }, transports: { type: 'string' }, 'timeout-ms': { type: 'string' },
+      proxy: { type: 'string' },
     } }));
   } catch (err) {
     usage(err.message);
@@ -50,13 +56,21 @@ function parseCommandLine(argv) {
   if (!(Number.isInteger(timeoutMs) && timeoutMs >= 1000 && timeoutMs <= 60000)) {
     usage(`--timeout-ms: expected an integer 1000-60000, got ${JSON.stringify(values['timeout-ms'])}`);
   }
-  return { servers: list(values.servers), transports, timeoutMs };
+  // The proxy's name is checked by registry_servers.py (proxy_front.py's one list): exit 2 there.
+  return { servers: list(values.servers), transports, timeoutMs, proxy: values.proxy };
 }
 
 /** The registry's servers through registry_servers.py (docs/contract/sockbench_contract/registry.py is the one reader). */
-function registryServers(sockjsUrl, wanted) {
-  const out = execFileSync('python3', [path.join(__dirname, 'registry_servers.py'), '--sockjs-url', sockjsUrl],
-    { encoding: 'utf8' });
+function registryServers(sockjsUrl, wanted, proxy) {
+  const args = [path.join(__dirname, 'registry_servers.py'), '--sockjs-url', sockjsUrl];
+  if (proxy !== undefined) args.push('--proxy', proxy);
+  let out;
+  try {
+    out = execFileSync('python3', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    if (err.status === 2) usage(String(err.stderr).trim());
+    throw err;
+  }
   const all = out.trim().split('\n').map((line) => JSON.parse(line));
   const unknown = wanted.filter((name) => !all.some((s) => s.name === name));
   if (unknown.length) usage(`--servers: not in docs/contract/server-registry.json: ${unknown.join(', ')}`);
@@ -163,7 +177,8 @@ async function main() {
   let browser;
   const rows = [];
   try {
-    const entries = registryServers(`${staticServer.origin}/sockjs.min.js`, options.servers);
+    const entries = registryServers(`${staticServer.origin}/sockjs.min.js`, options.servers, options.proxy);
+    if (options.proxy) console.log(`[proxy] every server with workers runs as 2 processes behind ${options.proxy}`);
     browser = await launchChromium(OFFLINE_ARGS);
     const tabs = await openPages(browser, staticServer.origin, options.transports);
     for (const entry of entries) {

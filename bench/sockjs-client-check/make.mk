@@ -6,10 +6,11 @@ SOCKJS_CLIENT_CHECK_DIR   := $(ROOT)/bench/sockjs-client-check
 SOCKJS_CLIENT_CHECK_STAMP := $(STAMPS)/setup-sockjs-client-check
 
 SETUP_TARGETS += setup-sockjs-client-check
-TEST_TARGETS  += test-sockjs-client
-HELP_LINES    += "make test-sockjs-client   sockjs-client 1.x in headless Chromium, every transport against every installed registry server (SERVERS=a,b to pick)"
+TEST_TARGETS  += test-sockjs-client test-sockjs-client-proxy
+HELP_LINES    += "make test-sockjs-client   sockjs-client 1.x in headless Chromium, every transport against every installed registry server (SERVERS=a,b to pick; PROXY=haproxy: each server with workers as 2 processes behind haproxy)" \
+                 "make test-sockjs-client-proxy   the same through PROXY=haproxy, for SERVERS (default cpython-fast): all 8 transports routed by session"
 
-.PHONY: setup-sockjs-client-check test-sockjs-client
+.PHONY: setup-sockjs-client-check test-sockjs-client test-sockjs-client-proxy
 
 # sockjs-client, exactly as package-lock.json pins it; the browser comes with
 # the site's setup (Debian's chromium and playwright-core), whose launcher
@@ -25,6 +26,13 @@ $(SOCKJS_CLIENT_CHECK_STAMP): $(SOCKJS_CLIENT_CHECK_DIR)/package.json $(SOCKJS_C
 
 # Servers that are not installed are skipped with one line each (make setup
 # installs the default group; make install-server SERVER=<name> any other).
-test-sockjs-client: setup-sockjs-client-check
+# PROXY=haproxy: the servers that have workers run behind haproxy, joined by a
+# private redis-server (both installed first), the others are skipped with why.
+test-sockjs-client: setup-sockjs-client-check $(if $(PROXY),$(STAMPS)/setup-haproxy $(STAMPS)/setup-redis)
 	cd $(SOCKJS_CLIENT_CHECK_DIR) && node --test lib/*.test.js
-	cd $(SOCKJS_CLIENT_CHECK_DIR) && node check.js $(if $(SERVERS),--servers $(SERVERS))
+	cd $(SOCKJS_CLIENT_CHECK_DIR) && node check.js $(if $(SERVERS),--servers $(SERVERS)) $(if $(PROXY),--proxy '$(PROXY)')
+
+# The check through haproxy in `make test`: our server on CPython (the quickest
+# to start), two one-worker processes and a private redis-server behind it.
+test-sockjs-client-proxy: setup-sockjs-client-check $(STAMPS)/setup-haproxy $(STAMPS)/setup-redis $(STAMPS)/python-cpython
+	cd $(SOCKJS_CLIENT_CHECK_DIR) && node check.js --proxy haproxy --servers $(or $(SERVERS),cpython-fast)

@@ -1,6 +1,6 @@
 """Every server of the registry, as the browser check starts it: one JSON object per line.
 
-  python3 bench/sockjs-client-check/registry_servers.py --sockjs-url URL
+  python3 bench/sockjs-client-check/registry_servers.py --sockjs-url URL [--proxy haproxy]
 
 Each line: {"name", "label", "peer", "argv"} for a server installed here, or
 {"name", "label", "peer", "skip": "<why>"} for one that is not or that serves
@@ -12,6 +12,11 @@ launch comes from its server_command like every other caller's. Our servers
 (registry `peer: false`) all take --sockjs-url (docs/protocol.md section 1), so
 their /iframe.html loads the check's own copy of sockjs-client; a peer is
 started as the registry says and keeps its default.
+
+--proxy NAME: every entry with workers (registry knob `workers`) is launched
+behind that proxy as 2 one-worker processes sharing a private redis-server
+(docs/contract/sockbench_contract/proxy_front.py, the launch PROXY= uses); the
+others are skipped with why. An unknown proxy is one line and exit 2.
 
 Standard library only: make runs it with the system python3.
 """
@@ -25,7 +30,11 @@ import sys
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "contract"))
 
+from sockbench_contract.proxy_front import Refusal, check_settings, front_command  # noqa: E402
 from sockbench_contract.registry import ROOT, RegistryError, load, server_command  # noqa: E402
+
+#: Processes behind the proxy: two is the fewest that shows a session kept on one of several.
+PROXY_WORKERS = 2
 
 STAMPS = os.path.join(ROOT, ".stamps")
 
@@ -50,7 +59,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sockjs-url", required=True, metavar="URL",
                         help="where our servers' /iframe.html should load sockjs-client from")
+    parser.add_argument("--proxy", default=None, metavar="NAME",
+                        help="launch every entry with workers as 2 one-worker processes behind this proxy (haproxy)")
     args = parser.parse_args(argv)
+    if args.proxy is not None:
+        try:
+            check_settings(args.proxy, PROXY_WORKERS, "private")
+        except Refusal as exc:
+            print(exc, file=sys.stderr)
+            return 2
     try:
         registry = load()
     except RegistryError as exc:
@@ -60,6 +77,8 @@ def main(argv=None):
         line = {"name": entry.name, "label": entry.label, "peer": entry.peer}
         why = ("serves only the websocket transports (registry websocket_only): no SockJS transport set to check"
                if entry.websocket_only else not_installed(registry, entry))
+        if not why and args.proxy and not entry.has_scaleout:
+            why = f"runs as one process only (no --workers/--broker): nothing to put behind {args.proxy}"
         if why:
             line["skip"] = why
         else:
@@ -67,6 +86,8 @@ def main(argv=None):
             line["argv"] = server_command(entry, "127.0.0.1", 0, 25)
             if not entry.peer:
                 line["argv"] += ["--sockjs-url", args.sockjs_url]
+            if args.proxy:
+                line["argv"] = front_command(args.proxy, PROXY_WORKERS, "private", line["argv"])
         print(json.dumps(line))
     return 0
 

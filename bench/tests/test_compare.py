@@ -106,6 +106,12 @@ def test_scaled_out_runs_get_their_own_name_and_a_setup_note():
     table = compare_table(one, two)
     assert "Different setups: A ran one process, B 2 workers sharing a broker" in table
     assert "Different setups" not in compare_table(one, doc([level(25, 100.0)]))
+    proxied = doc([level(25, 100.0)])
+    proxied["server"].update(workers=2, broker={"url": "private", "private": True},
+                             proxy={"name": "haproxy", "version": "2.6.12-1+deb12u4"})
+    assert run_name(proxied) == "cpython-fast-w2-haproxy"
+    assert ("Different setups: A ran 2 workers sharing a broker, B 2 one-worker processes sharing a broker "
+            "behind haproxy") in compare_table(two, proxied)
 
 
 def test_a_gap_whose_lower_side_is_a_floor_is_no_verdict():

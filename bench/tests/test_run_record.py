@@ -9,8 +9,8 @@ def _doc():
     return {"label": "ours · pypy", "server": {"pid": 4242}, "pinning": {}, "warnings": [], "runs": []}
 
 
-def _config(workers, broker=None):
-    return SimpleNamespace(workers=workers, broker=broker, broker_cpus=None)
+def _config(workers, broker=None, proxy=None):
+    return SimpleNamespace(workers=workers, broker=broker, broker_cpus=None, proxy=proxy)
 
 
 def test_a_one_process_run_is_left_alone():

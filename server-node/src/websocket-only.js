@@ -3,8 +3,10 @@
 // streaming session is a series of HTTP requests (xhr_streaming + xhr_send,
 // one xhr poll after another), and node:cluster hands each new connection to
 // the next worker, so the requests of one session land on different workers,
-// each of which knows only its own sessions. Session affinity would need a
-// proxy that routes on the session path segment (docs/scaling-out.md, "HTTP transports").
+// each of which knows only its own sessions. Session affinity needs a proxy
+// that routes on the session path segment in front of one-worker processes:
+// `make serve-node WORKERS=N PROXY=haproxy` (docs/scaling-out.md, "HTTP
+// transports through a proxy"); without one, this refusal is the truth.
 //
 // So with several workers this server serves websocket transports only, and
 // answers every HTTP transport request with the SockJS close frame

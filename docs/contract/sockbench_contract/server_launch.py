@@ -40,15 +40,19 @@ class ServerProcess:
     (taskset), or empty. log_path: where its stderr goes (kept afterwards);
     None: a temporary file that lives as long as this object. env: the
     server's environment (None: ours). After start(): url, fields, ready_line.
-    slow_stop_is_error: a clean exit later than the contract's 2 s after SIGTERM
+    stderr: a file object the server's stderr goes to instead of a log file (proxy_front.py's
+    backends write to its own stderr, so their lines reach whoever reads it); log_tail() is
+    then empty. slow_stop_is_error: a clean exit later than the contract's 2 s after SIGTERM
     fails the stop (True), or is only kept in `slow_stop_s` (False: the bench
     runner, whose measured figures stand however long a server then takes to
     say goodbye to tens of thousands of sessions; it reports the breach).
     """
 
-    def __init__(self, argv, cpus=(), log_path=None, ready_timeout_s=30.0, env=None, slow_stop_is_error=True):
+    def __init__(self, argv, cpus=(), log_path=None, ready_timeout_s=30.0, env=None, slow_stop_is_error=True,
+                 stderr=None):
         self.argv = ["taskset", "-c", ",".join(map(str, cpus))] + list(argv) if cpus else list(argv)
         self.log_path, self.ready_timeout_s, self.env = log_path, ready_timeout_s, env
+        self._stderr = stderr
         self.proc = self.ready_line = self.url = self._log = None
         self.fields = {}
         self._after_ready = b""   # stdout read past the READY line
@@ -70,9 +74,10 @@ class ServerProcess:
         return self.proc.pid if self.proc else None
 
     def start(self):
-        self._log = open(self.log_path, "wb") if self.log_path else tempfile.TemporaryFile()
+        if self._stderr is None:
+            self._log = open(self.log_path, "wb") if self.log_path else tempfile.TemporaryFile()
         try:
-            self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self._log,
+            self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self._stderr or self._log,
                                          stdin=subprocess.DEVNULL, env=self.env)
         except OSError as exc:
             raise StepError("start server", f"cannot run {self.argv[0]}: {exc}") from exc
@@ -164,7 +169,7 @@ class ServerProcess:
             problem = f"server had already exited with status {self.proc.returncode} (crashed during the run?)"
         self._after_ready += self._drain_stdout()
         self.proc.stdout.close()
-        if self.log_path:
+        if self.log_path and self._log is not None:
             self._log.close()  # the file stays; a temporary one is the only copy, so it stays open
         if problem and raise_on_error:
             raise StepError("stop server", problem + self.log_tail())

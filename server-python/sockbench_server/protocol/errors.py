@@ -26,7 +26,10 @@ SLOW_CONSUMER_CLOSE = (1008, "Client not reading")
 #: Close code and reason every HTTP transport answers with several worker
 #: processes (``--workers`` > 1, docs/protocol.md section 6): the requests of
 #: one polling or streaming session would land on different workers, each
-#: knowing only its own sessions. The same frame as server-node's.
+#: knowing only its own sessions. The same frame as server-node's. The wire
+#: text stays as it is (both servers and their tests hold it); every transport
+#: on several processes is one-worker processes behind a session-routing proxy,
+#: ``make serve-* WORKERS=N PROXY=haproxy`` (docs/scaling-out.md).
 WEBSOCKET_ONLY_CLOSE = (3010, "Only websocket transports: this server runs several worker processes")
 
 

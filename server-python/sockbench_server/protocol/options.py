@@ -34,7 +34,8 @@ class ServiceOptions:
         :data:`NAIVE`, how ``fanout.broadcast`` fans out to this service's
         sessions; ``websocket_only``: refuse the HTTP transports (several
         worker processes: the requests of one HTTP session would land on
-        different workers, see ``errors.WEBSOCKET_ONLY_CLOSE``)."""
+        different workers, see ``errors.WEBSOCKET_ONLY_CLOSE``; PROXY=haproxy
+        runs one-worker processes, which serve them all, behind a proxy)."""
         if heartbeat <= 0 or disconnect_delay <= 0 or response_limit <= 0 or max_buffer <= 0:
             raise ValueError("heartbeat, disconnect_delay, response_limit and max_buffer "
                              "must be > 0")

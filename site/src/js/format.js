@@ -73,12 +73,14 @@
   /**
    * How a run was scaled out (result `server.workers` / `server.broker`, the
    * same setups bench/results_io.py scale_out_tag names): null for one
-   * process, else "2 workers + broker" or "1 worker + broker".
+   * process, else "2 workers + broker", "1 worker + broker" or, behind a
+   * proxy (`server.proxy`), "2 workers + broker behind haproxy".
    */
   function scaleOut(server) {
     const workers = server.workers || 1;
     if (workers === 1 && !server.broker) return null;
-    return `${workers} worker${workers === 1 ? '' : 's'} + broker`;
+    const proxy = server.proxy ? ` behind ${server.proxy.name}` : '';
+    return `${workers} worker${workers === 1 ? '' : 's'} + broker${proxy}`;
   }
 
   return { rate, ms, bytes, trim, cpuList, duration, utcMinute, scaleOut };

@@ -43,4 +43,6 @@ test('scaleOut: nothing for one process, workers and broker otherwise', () => {
   assert.equal(format.scaleOut({ workers: 2, broker: { url: 'private', private: true } }), '2 workers + broker');
   assert.equal(format.scaleOut({ workers: 1, broker: { url: 'redis://127.0.0.1:6379/0', private: false } }),
     '1 worker + broker');
+  assert.equal(format.scaleOut({ workers: 2, broker: { url: 'private', private: true },
+    proxy: { name: 'haproxy', version: '2.6.12' } }), '2 workers + broker behind haproxy');
 });
