@@ -138,7 +138,7 @@ bench-scaleout: $(BENCH_COMMON_DEPS)
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
         bench-plan bench-url servers install-server serve
 # The end-to-end tests run real (smoke-sized) load against real servers.
-test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis setup-python-runtimes
+test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis $(STAMPS)/setup-haproxy setup-python-runtimes
 	cd $(ROOT) && $(BENCH_PY) -m pytest -q bench/tests
 
 bench-pypy: $(BENCH_COMMON_DEPS) $(STAMPS)/python-pypy

@@ -125,7 +125,7 @@ def run(config, usage_error):
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
     config = check_transports(config, usage_error)
-    refused = transports.refusal(config.transports, variants, config.workers)
+    refused = transports.refusal(config.transports, variants, config.workers, config.proxy)
     if refused:
         raise OneLineRefusal(refused)
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs

@@ -38,18 +38,20 @@ def has_http(spec):
     return any(entry.split(":")[0] != WEBSOCKET for entry in spec.split(","))
 
 
-def refusal(spec, variants, workers):
+def refusal(spec, variants, workers, proxy=None):
     """The one line refusing TRANSPORTS=`spec` for this run, or None. HTTP transports need every server
-    to serve them (registry `websocket_only` says who does not, e.g. the C limit server) and one worker:
-    with several, a session's requests would reach different processes, so the servers refuse them
-    (server-python/README.md, "Scale-out")."""
+    to serve them (registry `websocket_only` says who does not, e.g. the C limit server) and one worker
+    or a proxy: with several workers of their own a session's requests would reach different
+    processes, so the servers refuse them (server-python/README.md, "Scale-out"); behind PROXY=haproxy
+    each backend is one worker and the proxy keeps a session on one (docs/scaling-out.md)."""
     if not has_http(spec):
         return None
     only = [v.name for v in variants if getattr(v, "websocket_only", False)]
     if only:
         return (f"TRANSPORTS={spec}: {', '.join(only)} serve{'s' if len(only) == 1 else ''} only the websocket "
                 "transport (registry websocket_only); run them with TRANSPORTS=websocket")
-    if workers > 1:
+    if workers > 1 and proxy is None:
         return (f"TRANSPORTS={spec}: with {workers} worker processes a session's HTTP requests would reach "
-                "different workers, and the servers refuse HTTP transports there; run WORKERS=1")
+                "different workers, and the servers refuse HTTP transports there; run WORKERS=1, or "
+                f"WORKERS={workers} PROXY=haproxy")
     return None

@@ -19,9 +19,10 @@ def test_a_websocket_only_server_refuses_http_transports_by_name():
     assert why.startswith("TRANSPORTS=websocket:1,xhr-polling:1: limit-naive, limit-fast serve only the websocket")
 
 
-def test_several_workers_refuse_http_transports():
-    assert "run WORKERS=1" in transports.refusal("eventsource", _entries("node-fast"), workers=2)
+def test_several_workers_refuse_http_transports_unless_behind_a_proxy():
+    assert "run WORKERS=1, or WORKERS=2 PROXY=haproxy" in transports.refusal("eventsource", _entries("node-fast"), 2)
     assert transports.refusal("eventsource", _entries("node-fast"), workers=1) is None
+    assert transports.refusal("eventsource", _entries("node-fast"), workers=2, proxy="haproxy") is None
 
 
 def test_the_canonical_mix_is_passed_to_the_client():

@@ -57,6 +57,22 @@ def test_a_websocket_and_polling_mix_splits_every_point_by_transport(tmp_path):
                 assert t["rtt_ms"]["count"] == t["sent"]  # every sender's own copy came back
 
 
+def test_a_mix_through_haproxy_on_two_workers_keeps_every_session_on_one_backend(tmp_path):
+    # `make bench-cpython PROFILE=smoke WORKERS=2 PROXY=haproxy TRANSPORTS=websocket:1,xhr-streaming:1`: an
+    # xhr-streaming session's receiving and xhr_send requests must reach one worker, or its copies are lost.
+    proc = _run_bench("--server", "cpython", "--profile", "smoke", "--repeat", "1", "--workers", "2", "--proxy",
+                      "haproxy", "--transports", "websocket:1,xhr-streaming:1", "--server-cpu",
+                      str(available_cpus()[0]), "--no-server-warmup", "--out-dir", str(tmp_path), timeout_s=300)
+    assert proc.returncode == 0, f"run_bench failed:\n{proc.stderr[-4000:]}"
+    path = proc.stdout.strip().splitlines()[-1]
+    assert path.endswith("-fast-w2-haproxy-websocket1-xhr-streaming1.json")
+    doc = load_result(path)
+    assert schema_errors(doc) == [] and doc["server"]["proxy"]["name"] == "haproxy"
+    for p in _points(doc):
+        assert p["lost"] == 0 and [t["transport"] for t in p["transports"]] == ["websocket", "xhr-streaming"]
+        assert all(t["lost"] == 0 and t["rtt_ms"]["count"] == t["sent"] for t in p["transports"])
+
+
 def test_an_unknown_transport_is_refused_with_exit_2_before_anything_starts(tmp_path):
     proc = _run_bench("--server", "cpython", "--profile", "smoke", "--transports", "websocket:80,jsonp-polling:20",
                       "--out-dir", str(tmp_path))
