@@ -33,7 +33,7 @@ def test_the_summary_gives_each_level_its_processes_connect_idle_and_fanout_satu
     assert "connect " in line and "/s (paced 2,000/s), 1,990 of 2,000 opened, 10 failed: Too many open files (10)" \
         in line
     assert "idle 30 s: server 8.8 KiB/session, server CPU 0.8 %" in line
-    assert " M copies/s [fast (coalesced)] at 1,968 msgs/s sent" in line and "all-copies p99 120.0 ms" in line
+    assert " M copies/s [fast (coalesced)] at 3,242 msgs/s sent" in line and "all-copies p99 120.0 ms" in line
     assert "floor" not in line
 
 
@@ -41,7 +41,8 @@ def test_a_fanout_figure_that_is_a_floor_is_marked_and_says_why():
     text = summarize(_run(server_cpu_at_2000=60.0), "cpython-fast")
     line = [ln for ln in text.splitlines() if "3 server workers and" in ln][0]
     assert "fan-out saturation ≥ " in line
-    assert "(a floor, not the server's limit: server 60 % busy (< 95 %), client 50 % busy)" in line
+    assert ("(a floor, not the server's limit: server 60 % busy (< 95 %), client 50 % busy, at 16 % of its ceiling)"
+            in line)
 
 
 def test_compare_and_the_saturation_tables_print_the_sessions_table_with_the_mode():
@@ -50,7 +51,8 @@ def test_compare_and_the_saturation_tables_print_the_sessions_table_with_the_mod
         assert "(fan-out verdict; mode fast (coalesced)):" in text
         row = [ln for ln in text.splitlines() if ln.startswith("| 2,000 | 3 | 3 |")][0]
         assert "| 1,990 | 8.8 KiB | 0.8 | ≥ " in row and row.endswith("| 120.0 |")
-        assert "- ≥ at 2,000 clients is a floor: server 60 % busy (< 95 %), client 50 % busy." in text
+        assert "- ≥ at 2,000 clients is a floor: server 60 % busy (< 95 %), client 50 % busy, at 16 % of its ceiling." \
+            in text
 
 
 def test_a_server_without_a_mode_is_titled_by_its_algorithm_not_as_mode_no_mode():
