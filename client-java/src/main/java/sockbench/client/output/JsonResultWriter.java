@@ -154,6 +154,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
         g.writeStringField("transports", st.transports().spec());
+        g.writeStringField("compression", st.compression().userName());
         SessionsFieldsWriter.parameters(g, p);
         g.writeEndObject();
     }
