@@ -48,6 +48,9 @@ def build_parser():
                    help="SockJS transport of each session: websocket, xhr-streaming, eventsource, xhr-polling, or a "
                         "weighted mix such as websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5; the client "
                         "checks it before any server starts (default websocket)")
+    p.add_argument("--compression", default="none", metavar="none|permessage-deflate",
+                   help="websocket compression: permessage-deflate (RFC 7692) offered by every client session "
+                        "and enabled on every server, each of which must have it (docs/compression.md; default none)")
     p.add_argument("--host", default="127.0.0.1", help="server listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="server port 0-65535, 0 = any free port (default 8080)")
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")

@@ -75,6 +75,7 @@ import session_groups  # noqa: E402
 from sessions import SESSIONS_PER_PROCESS  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 import transports  # noqa: E402
+import compression  # noqa: E402
 
 def _log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -125,6 +126,7 @@ def run(config, usage_error):
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
     config = check_transports(config, usage_error)
+    check_compression(config, variants)
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -312,6 +314,14 @@ def check_transports(config, usage_error):
     if why:
         usage_error(why)
     return dataclasses.replace(config, transports=spec)
+
+
+def check_compression(config, variants):
+    """OneLineRefusal (exit 2, before any server starts) when COMPRESSION= names a value the run cannot
+    have: a server without the knob, or HTTP transports (bench/compression.py)."""
+    why = compression.refusal(config.compression, variants, config.transports, config.byo_server)
+    if why:
+        raise OneLineRefusal(why)
 
 
 def check_churn(config, profile):

@@ -54,6 +54,9 @@ class RunConfig:
     #: TRANSPORTS=: the SockJS transport of each session, as given (bench/transports.py); run_bench
     #: replaces it with the client's canonical form before anything starts.
     transports: str
+    #: COMPRESSION=: "none" or "permessage-deflate" (bench/compression.py), checked against the
+    #: servers' registry entries before anything starts.
+    compression: str
     #: The started server's listen address (host name or IP).
     host: str
     #: The started server's port, 0-65535 (0 = any free port, read from READY).
@@ -175,7 +178,7 @@ def from_cli(ns):
     return RunConfig(
         variants=variants, byo_server=ns.url is not None, profile=ns.profile,
         repeat=ns.repeat or default_repeat(ns.profile), levels=parse_levels(ns.levels), codec=ns.json,
-        transport=ns.transport, transports=ns.transports, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
+        transport=ns.transport, transports=ns.transports, compression=ns.compression, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
         server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
         broker=broker, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
         churn_pct=churn_pct,

@@ -226,7 +226,7 @@ public final class RunCommand implements Callable<Integer> {
                 ? levelsSoFar -> localClient.withAgents(f.runId(), f.records(levelsSoFar))
                 : levelsSoFar -> localClient;
         RunOutputs outputs = new RunOutputs(
-                new RunOutputs.Run(runId, server.label(serverInfo, mix), started, machine, serverInfo, settings),
+                new RunOutputs.Run(runId, server.label(serverInfo, mix, compression), started, machine, serverInfo, settings),
                 clientOf, warnings, out, legacy, System.err);
         return sweep(loadEngine, settings, warnings, outputs, idlePids);
     }
