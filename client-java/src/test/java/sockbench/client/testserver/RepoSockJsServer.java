@@ -45,15 +45,17 @@ public final class RepoSockJsServer implements AutoCloseable {
     }
 
     /**
-     * server-node (sockjs-node 0.3.24) with heartbeats every {@code heartbeatS} seconds, once it
-     * printed READY. On websocket sessions it sends its heartbeat as a websocket ping.
+     * server-node (sockjs-node 0.3.24) with heartbeats every {@code heartbeatS} seconds and
+     * {@code extra} flags (e.g. {@code --compression permessage-deflate}), once it printed READY. On websocket sessions it sends its heartbeat as a websocket ping.
      */
-    public static RepoSockJsServer node(double heartbeatS) throws IOException, InterruptedException {
+    public static RepoSockJsServer node(double heartbeatS, String... extra) throws IOException, InterruptedException {
         if (!Files.isDirectory(NODE_MODULES)) {
             throw new IOException(NODE_MODULES + " is missing: run `make setup-node`");
         }
-        return start("server-node", new ProcessBuilder("node", NODE_APP.toString(), "--port", "0",
-                "--heartbeat", Double.toString(heartbeatS)).directory(REPO.resolve("server-node").toFile()));
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("node", NODE_APP.toString(), "--port", "0",
+                "--heartbeat", Double.toString(heartbeatS)));
+        argv.addAll(java.util.List.of(extra));
+        return start("server-node", new ProcessBuilder(argv).directory(REPO.resolve("server-node").toFile()));
     }
 
     private static RepoSockJsServer start(String name, ProcessBuilder launch) throws IOException, InterruptedException {
