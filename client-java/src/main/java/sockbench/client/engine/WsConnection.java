@@ -153,7 +153,11 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         }
         if (n > 0) {
             accounting.beforeRead(n, System.nanoTime());
+            long inflatedBefore = inflater == null ? 0 : inflater.inflatedBytes();
             receive(buf.array(), buf.arrayOffset(), buf.arrayOffset() + n);
+            if (inflater != null) {
+                accounting.inflated(inflater.inflatedBytes() - inflatedBefore);
+            }
             accounting.afterRead();
         }
         return n;

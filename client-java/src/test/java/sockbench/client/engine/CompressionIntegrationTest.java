@@ -59,6 +59,8 @@ class CompressionIntegrationTest {
         assertEquals(sent, c.get(Count.OWN_RETURNED), what + ": every sender got its own copy back");
         assertEquals(0, c.get(Count.MALFORMED), what + ": nothing malformed");
         assertEquals(0, c.get(Count.CONNECTIONS_LOST), what + ": no session lost");
+        assertTrue(c.get(Count.INFLATED_BYTES) > 0 && c.get(Count.BYTES_READ) > 0,
+                what + ": the point counted what it read and what that inflated to");
     }
 
     @Test
