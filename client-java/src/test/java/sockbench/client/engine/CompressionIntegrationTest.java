@@ -16,7 +16,8 @@ import sockbench.client.websocket.Compression;
 
 /**
  * {@code --compression permessage-deflate} end to end against the repository's real servers
- * (server-python through Tornado's permessage-deflate, server-node through faye's): every session
+ * (server-python through Tornado's permessage-deflate, server-node through faye's, the sockjs-go
+ * peer through gorilla/websocket's, without context takeover): every session
  * negotiates it, the servers compress every frame with the session's own context (the client's
  * decoder refuses RSV1 otherwise, so a copy that arrives was inflated), and every copy of every
  * measured message comes back, framed SockJS and raw; a server that does not accept the offer
@@ -77,6 +78,15 @@ class CompressionIntegrationTest {
         try (RepoSockJsServer server = RepoSockJsServer.node(25, "--compression", DEFLATE)) {
             assertTrue(server.readyLine().contains(" compression=permessage-deflate"), server.readyLine());
             assertEveryCopyArrived(measure(server.url(), Transport.SOCKJS, 6, 200), 6, "sockjs-node, SockJS");
+        }
+    }
+
+    @Test
+    void sockjsGoCompressesEachMessageOnItsOwnAndEveryCopyArrives() throws Exception {
+        // gorilla/websocket answers server_no_context_takeover: the client resets its inflater per message.
+        try (RepoSockJsServer server = RepoSockJsServer.sockjsGo(25, "--compression", DEFLATE)) {
+            assertTrue(server.readyLine().contains(" compression=permessage-deflate"), server.readyLine());
+            assertEveryCopyArrived(measure(server.url(), Transport.SOCKJS, 6, 200), 6, "sockjs-go, SockJS");
         }
     }
 
