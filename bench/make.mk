@@ -10,10 +10,8 @@ TRANSPORT  ?= sockjs
 # weighted mix, e.g. TRANSPORTS=websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5
 # (results/README.md "Transports"; the client checks the value before any server starts).
 TRANSPORTS ?= websocket
-# Websocket compression: none (default) or permessage-deflate (RFC 7692), offered by every client
-# session and enabled on every server; a server that cannot is refused in one line before anything
-# starts (docs/compression.md; `make servers` marks the ones that can).
-COMPRESSION ?= none
+# COMPRESSION=none|permessage-deflate (docs/contract/make.mk): a server that cannot is refused in
+# one line before anything starts (docs/compression.md; `make servers` marks the ones that can).
 # Independent repetitions per server; empty = the runner's default for the
 # profile (3 for standard, 1 for the others: bench/profiles.py).
 REPEAT     ?=

@@ -20,6 +20,13 @@
 #               (sockbench_contract/private_redis.py, the same code the bench runner uses)
 #   BROKER=private  that private redis-server even for WORKERS=1 (the "one
 #               worker with a broker" case; bench-* start one per repetition)
+#
+# Websocket compression (docs/compression.md), for `make serve-*`, `make serve` and the bench alike:
+#
+#   COMPRESSION=none|permessage-deflate   RFC 7692 on the servers' websockets (--compression) and, in a
+#               bench run, offered by every client session; the registry's `compression` knob says
+#               which servers can (sockbench_contract/registry.py COMPRESSIONS: the values)
+COMPRESSION ?= none
 
 CONTRACT_DIR    := $(ROOT)/docs/contract
 CONFORMANCE_DIR := $(CONTRACT_DIR)/conformance
