@@ -47,23 +47,29 @@ public final class MessageInflater {
 
     /** Starts a compressed message (its first frame had RSV1 set). */
     void begin() {
+        outLength = 0;
         if (ended) {
-            throw new WsProtocolException("compressed message after the session closed");
+            return; // the session closed during this read: the rest of the read is dropped (ended())
         }
         if (inflater == null) {
             inflater = new Inflater(true);
         }
-        outLength = 0;
     }
 
     /** Inflates {@code b[start, end)}, the payload of one frame of the current message. */
     void input(byte[] b, int start, int end) {
+        if (ended) {
+            return;
+        }
         compressedBytes += end - start;
         inflate(b, start, end - start);
     }
 
     /** The message's last frame was given: inflates the stripped tail; the message is then in {@link #buffer()}. */
     void finish() {
+        if (ended) {
+            return;
+        }
         inflate(TAIL, 0, TAIL.length);
         inflatedBytes += outLength;
         if (resetAfterEachMessage || inflater.finished()) {
@@ -91,7 +97,15 @@ public final class MessageInflater {
         return inflatedBytes;
     }
 
-    /** Frees the native inflate state now (the session closed); later compressed messages are protocol errors. */
+    /**
+     * True once {@link #end()} ran: the session closed, possibly in the middle of a read whose
+     * later frames the decoder still walks; their compressed messages are dropped, not inflated.
+     */
+    boolean ended() {
+        return ended;
+    }
+
+    /** Frees the native inflate state now (the session closed); later compressed messages are dropped. */
     public void end() {
         ended = true;
         if (inflater != null) {

@@ -277,7 +277,9 @@ public final class WsFrameDecoder {
     /** The compressed message's last frame was fed: inflate the tail and hand the message on. */
     private void inflated() {
         inflater.finish();
-        sink.onText(inflater.buffer(), 0, inflater.length());
+        if (!inflater.ended()) { // ended: the session closed earlier in this read, nothing more is delivered
+            sink.onText(inflater.buffer(), 0, inflater.length());
+        }
     }
 
     private void appendMessage(byte[] b, int from, int n) {

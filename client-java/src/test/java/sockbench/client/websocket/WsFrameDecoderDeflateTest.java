@@ -185,12 +185,36 @@ class WsFrameDecoderDeflateTest {
         // not deflate data at all
         byte[] junk = compressedFrame(1, true, new byte[] {(byte) 0xff, (byte) 0xff, 0x01, 0x02});
         assertTrue(assertThrows(WsProtocolException.class, () -> decode(junk, false)).getMessage().contains("deflate"));
-        // a message after the session closed (the inflater's native memory is gone)
-        WsFrameDecoder d = new WsFrameDecoder(new WsFrameDecoderTest.Recorder());
+    }
+
+    @Test
+    void messagesAfterTheSessionClosedInTheSameReadAreDroppedNotErrors() {
+        // The session can close inside a read (a c[...] frame, then more frames): the inflater's
+        // native memory is freed at once, and what follows must neither touch it nor count as malformed.
+        ServerDeflater server = new ServerDeflater(false);
+        byte[] first = compressedFrame(1, true, server.compress("c[3000,\"Go away!\"]"));
+        byte[] second = compressedFrame(1, true, server.compress("a[\"late\"]"));
+        byte[] stream = WsFrameDecoderTest.concat(first, second, WsFrameDecoderTest.text("h"));
         MessageInflater inflater = new MessageInflater(false);
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        WsFrameDecoder d = new WsFrameDecoder(new WsFrameSink() {
+            @Override
+            public void onText(byte[] buf, int start, int end) {
+                seen.add(new String(buf, start, end - start, StandardCharsets.UTF_8));
+                inflater.end(); // what WsConnection.closeSockets does when the session ends
+            }
+
+            @Override
+            public void onPing(byte[] buf, int start, int end) {
+            }
+
+            @Override
+            public void onCloseFrame(int code, String reason) {
+            }
+        });
         d.inflateWith(inflater);
-        inflater.end();
-        assertThrows(WsProtocolException.class, () -> d.feed(f, 0, f.length));
+        d.feed(stream, 0, stream.length);
+        assertEquals(List.of("c[3000,\"Go away!\"]", "h"), seen, "the compressed message after the close is dropped");
     }
 
     private static byte[] rsv(byte[] frame, int bit) {
