@@ -165,6 +165,7 @@ def run(config, usage_error):
     _log(f"[plan] {len(variants)} server(s) x {config.repeat} repetition(s) = {len(plan)} runs, profile "
          f"{config.profile}, levels {','.join(map(str, levels))}"
          + (f", churn {churn.pct_text(config.churn_pct)} of the sessions a second" if config.churn_pct else "")
+         + (f", websockets compressed ({config.compression})" if config.compression != compression.NONE else "")
          + ": estimated "
          f"{format_duration(ceiling_s + eta.remaining_s([(v.name, r) for r, v in plan]))} "
          f"(~{format_duration(eta.prior_s)} a run before any is measured"
