@@ -18,21 +18,32 @@ NONE = "none"
 
 def refusal(compression, variants, transports_spec, byo_server):
     """One line saying why COMPRESSION=`compression` cannot run with these servers and transports,
-    or None when it can. variants: the run's registry entries (ignored with --url: the runner does
-    not start that server; the client's open fails when it does not accept the offer)."""
+    or None when it can (`server_refusal`, then `transports_refusal`)."""
+    return server_refusal(compression, variants, byo_server) or transports_refusal(compression, transports_spec)
+
+
+def server_refusal(compression, variants, byo_server):
+    """One line when the value is unknown or a server of the run cannot compress, else None; asked first
+    thing, before the runner looks for the client or the servers. variants: the run's registry entries
+    (ignored with --url: the runner does not start that server; the client's open fails when it does not
+    accept the offer)."""
     if compression not in COMPRESSIONS:
         return f"COMPRESSION={compression}: one of {', '.join(COMPRESSIONS)}"
-    if compression == NONE:
-        return None
-    if transports_spec != "websocket":
-        return (f"COMPRESSION={compression} compresses websocket sessions only: not with TRANSPORTS={transports_spec}")
-    if byo_server:
+    if compression == NONE or byo_server:
         return None
     unable = [v.name for v in variants if not v.has_compression]
     if unable:
-        return (f"COMPRESSION={compression}: {', '.join(unable)} cannot compress its websockets "
+        return (f"COMPRESSION={compression}: {', '.join(unable)} cannot compress websockets "
                 "(docs/compression.md says which servers can and why the others cannot; `make servers` marks them)")
     return None
+
+
+def transports_refusal(compression, transports_spec):
+    """One line when HTTP transports would run with compression (it is a websocket extension), else None;
+    asked once TRANSPORTS= is in the client's canonical form."""
+    if compression in (None, NONE) or transports_spec == "websocket":
+        return None
+    return f"COMPRESSION={compression} compresses websocket sessions only: not with TRANSPORTS={transports_spec}"
 
 
 def client_args(compression):

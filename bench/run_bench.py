@@ -115,6 +115,7 @@ def check_installed(variants, jar, dry_run=False):
 def run(config, usage_error):
     """The whole run of `config` (run_config.RunConfig): checks, plan, every repetition, the merged
     files; returns their paths. usage_error(text): reports a setting the client refuses (exits)."""
+    _refuse(compression.server_refusal(config.compression, config.variants, config.byo_server))  # before any other step
     if config.byo_server:
         variants = list(config.variants)
         if not os.path.exists(config.client_jar):
@@ -126,7 +127,7 @@ def run(config, usage_error):
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
     config = check_transports(config, usage_error)
-    check_compression(config, variants)
+    _refuse(compression.transports_refusal(config.compression, config.transports))
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -317,10 +318,9 @@ def check_transports(config, usage_error):
     return dataclasses.replace(config, transports=spec)
 
 
-def check_compression(config, variants):
-    """OneLineRefusal (exit 2, before any server starts) when COMPRESSION= names a value the run cannot
-    have: a server without the knob, or HTTP transports (bench/compression.py)."""
-    why = compression.refusal(config.compression, variants, config.transports, config.byo_server)
+def _refuse(why):
+    """OneLineRefusal (exit 2, before any server starts) with `why`, unless it is None (COMPRESSION=:
+    bench/compression.py)."""
     if why:
         raise OneLineRefusal(why)
 
