@@ -87,6 +87,9 @@ def build_parser():
                    help="skip the unrecorded warm-up pass before each sweep (default: run it)")
     p.add_argument("--dry-run", action="store_true",
                    help="check the servers' knobs, print the plan and the time estimate, run nothing")
+    p.add_argument("--check-usage", action="store_true",
+                   help="check the command line (usage errors exit 2, with the usage or in one line) and exit 0; "
+                        "make runs it before installing the servers")
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
                    help="seconds one client run may take before it is stopped as hung (default 10800)")

@@ -165,6 +165,7 @@ goals=$$($(REGISTRY) installs --quiet $(2) '$(1)') && { [ -z "$$goals" ] || $(MA
 endef
 
 bench: $(BENCH_COMMON_DEPS)
+	@$(RUN_BENCH) --servers $(or $(SERVERS),all) --check-usage
 	@$(call registry-install,$(SERVERS))
 	$(RUN_BENCH) --servers $(or $(SERVERS),all)
 	$(bench-finish)

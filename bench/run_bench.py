@@ -115,7 +115,6 @@ def check_installed(variants, jar, dry_run=False):
 def run(config, usage_error):
     """The whole run of `config` (run_config.RunConfig): checks, plan, every repetition, the merged
     files; returns their paths. usage_error(text): reports a setting the client refuses (exits)."""
-    _refuse(compression.server_refusal(config.compression, config.variants, config.byo_server))  # before any other step
     if config.byo_server:
         variants = list(config.variants)
         if not os.path.exists(config.client_jar):
@@ -355,6 +354,8 @@ def run_as_command(label, body, interrupted="server stopped"):
 def main(argv=None):
     parser = build_parser()
     config = parse_args(sys.argv[1:] if argv is None else argv, parser)
+    if config.check_usage:
+        return 0
     return run_as_command("bench", lambda: run(config, usage_error=parser.error))
 
 
