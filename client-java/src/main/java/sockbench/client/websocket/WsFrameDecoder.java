@@ -198,7 +198,7 @@ public final class WsFrameDecoder {
         if ((first & 0x30) != 0 || rsv1 && inflater == null) {
             throw new WsProtocolException("RSV bits set but no extension was negotiated (RFC 6455 §5.2)");
         }
-        if (rsv1 && opcode != OP_TEXT) {
+        if (rsv1 && (opcode == OP_CONTINUATION || (opcode & 0x8) != 0)) {
             // Control frames are never compressed, and RSV1 marks a message's first frame only (RFC 7692 §6.1).
             throw new WsProtocolException("RSV1 on a " + (opcode == OP_CONTINUATION ? "continuation" : "control")
                     + " frame (RFC 7692 §6.1)");
