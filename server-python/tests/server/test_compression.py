@@ -36,8 +36,7 @@ class Inflating:
         self.compressed = 0
 
     def recv(self) -> str:
-        b1, _ = self.ws.conn.read_bytes(2), None
-        first, second = b1
+        first, second = self.ws.conn.read_bytes(2)
         n = second & 0x7F
         if n == 126:
             n = int.from_bytes(self.ws.conn.read_bytes(2), "big")
