@@ -46,7 +46,8 @@ final class HttpConnection extends Connection {
 
     private final HttpReceiveTransport http;
     private final ReceiveSink sink;
-    private final Receiver receiver = new Receiver();
+    /** Made in the constructor, after {@link #http}: its framer needs the transport (a field initializer would see null). */
+    private final Receiver receiver;
     private final Sender sender = new Sender();
     private Selector selector;
     private SocketAddress address;
@@ -70,6 +71,7 @@ final class HttpConnection extends Connection {
         }
         this.http = transport.http();
         this.sink = new ReceiveSink(this, events, Transport.SOCKJS, validate);
+        this.receiver = new Receiver();
     }
 
     // --- opening ---------------------------------------------------------------------------
