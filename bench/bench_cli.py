@@ -48,6 +48,9 @@ def build_parser():
                    help="SockJS transport of each session: websocket, xhr-streaming, eventsource, xhr-polling, or a "
                         "weighted mix such as websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5; the client "
                         "checks it before any server starts (default websocket)")
+    p.add_argument("--compression", default="none", metavar="none|permessage-deflate",
+                   help="websocket compression: permessage-deflate (RFC 7692) offered by every client session "
+                        "and enabled on every server, each of which must have it (docs/compression.md; default none)")
     p.add_argument("--host", default="127.0.0.1", help="server listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="server port 0-65535, 0 = any free port (default 8080)")
     p.add_argument("--heartbeat", type=float, default=25.0, help="server heartbeat, seconds (default 25)")
@@ -88,6 +91,9 @@ def build_parser():
                    help="skip the unrecorded warm-up pass before each sweep (default: run it)")
     p.add_argument("--dry-run", action="store_true",
                    help="check the servers' knobs, print the plan and the time estimate, run nothing")
+    p.add_argument("--check-usage", action="store_true",
+                   help="check the command line (usage errors exit 2, with the usage or in one line) and exit 0; "
+                        "make runs it before installing the servers")
     p.add_argument("--ready-timeout", type=float, default=30.0, help="seconds to wait for READY (default 30)")
     p.add_argument("--client-timeout", type=float, default=3 * 3600.0,
                    help="seconds one client run may take before it is stopped as hung (default 10800)")

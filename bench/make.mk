@@ -10,6 +10,8 @@ TRANSPORT  ?= sockjs
 # weighted mix, e.g. TRANSPORTS=websocket:80,xhr-streaming:10,eventsource:5,xhr-polling:5
 # (results/README.md "Transports"; the client checks the value before any server starts).
 TRANSPORTS ?= websocket
+# COMPRESSION=none|permessage-deflate (docs/contract/make.mk): a server that cannot is refused in
+# one line before anything starts (docs/compression.md; `make servers` marks the ones that can).
 # Independent repetitions per server; empty = the runner's default for the
 # profile (3 for standard, 1 for the others: bench/profiles.py).
 REPEAT     ?=
@@ -67,7 +69,7 @@ export CLIENT_ARGS
 BENCH_PY   := $(ROOT)/.venv-bench/bin/python
 RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --server-cpu $(SERVER_CPU) \
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --transports '$(TRANSPORTS)' --json $(JSON) \
-              $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
+              --compression '$(COMPRESSION)' $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
               $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)') \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
               $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) $(if $(PROXY),--proxy '$(PROXY)') \
@@ -81,7 +83,7 @@ BENCH_PEER_DEPS   := $(STAMPS)/venv-peer-cpython $(STAMPS)/venv-peer-pypy
 
 SETUP_TARGETS += setup-bench
 TEST_TARGETS  += test-bench
-HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, TRANSPORTS=websocket|xhr-streaming|eventsource|xhr-polling|mix, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
+HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, TRANSPORTS=websocket|xhr-streaming|eventsource|xhr-polling|mix, COMPRESSION=none|permessage-deflate, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "  bench-* PROFILE=sessions   1,000 ... 100,000 sessions: connect, idle memory per session, every copy's latency; levels above 19,000 on ceil(N/19000) workers and agents (docs/sessions.md)" \
               "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md, Churn)" \
               "make bench-cpython    the same on CPython" \
@@ -166,6 +168,7 @@ goals=$$($(REGISTRY) installs --quiet $(2) '$(1)') && { [ -z "$$goals" ] || $(MA
 endef
 
 bench: $(BENCH_COMMON_DEPS)
+	@$(RUN_BENCH) --servers $(or $(SERVERS),all) --check-usage
 	@$(call registry-install,$(SERVERS))
 	$(RUN_BENCH) --servers $(or $(SERVERS),all)
 	$(bench-finish)
@@ -190,10 +193,11 @@ install-server:
 # registry builds the launch (and refuses a knob the entry lacks);
 # scaleout-command adds WORKERS/BROKER (docs/contract/make.mk).
 serve: $(SCALEOUT_SETUP)
-	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER= SESSIONS=] (make servers lists them)" >&2; exit 2; }
+	@[ -n "$(SERVER)" ] || { echo "usage: make serve SERVER=name [HOST= PORT= HEARTBEAT= JSON= WORKERS= BROKER= SESSIONS= COMPRESSION=] (make servers lists them)" >&2; exit 2; }
 	@$(call registry-install,$(SERVER),--single $(if $(NAIVE),--naive))
 	@argv=$$($(REGISTRY) argv '$(SERVER)' --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) \
-	  $(if $(NAIVE),--naive) --workers $(WORKERS) $(if $(BROKER),--broker $(BROKER)) $(if $(SESSIONS),--sessions $(SESSIONS))) && \
+	  $(if $(NAIVE),--naive) --workers $(WORKERS) $(if $(BROKER),--broker $(BROKER)) $(if $(SESSIONS),--sessions $(SESSIONS)) \
+	  --compression '$(COMPRESSION)') && \
 	  eval "exec $(call scaleout-command,$$argv)"
 
 compare: $(STAMPS)/venv-bench

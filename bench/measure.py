@@ -45,6 +45,7 @@ from process_sampler import GroupSampler
 from scaleout import wants_private_broker
 from servers import server_command
 import transports
+import compression
 from server_quiet import wait_until_quiet
 from sockbench_contract.private_redis import PrivateRedis
 from sockbench_contract.proxy_front import front_command
@@ -82,13 +83,15 @@ def variant_argv(config, variant, broker_url=None):
         argv = server_command(variant, config.host, config.port, config.heartbeat_s,
                               codec=config.codec if variant.has_codec else None, naive=variant.naive,
                               workers=config.workers, broker=broker,
-                              sessions=config.sessions if variant.has_sessions else None)
+                              sessions=config.sessions if variant.has_sessions else None,
+                              compression=config.compression)
         if config.proxy is None:
             return argv
         # The knobs are checked above with every worker; each backend is the one-process command.
         one = server_command(variant, config.host, config.port, config.heartbeat_s,
                              codec=config.codec if variant.has_codec else None, naive=variant.naive,
-                             sessions=config.sessions if variant.has_sessions else None)
+                             sessions=config.sessions if variant.has_sessions else None,
+                             compression=config.compression)
         return front_command(config.proxy, config.workers, broker, one)
     except ValueError as exc:
         raise StepError("start server", f"{variant.name}: {exc}") from exc
@@ -148,6 +151,7 @@ def client_command(config, server, spec, out_path, extra=(), server_pid=None):
         cmd.append("--peer")
     cmd += churn_args(config.churn_pct)
     cmd += transports.client_args(config.transports)
+    cmd += compression.client_args(config.compression)
     cmd += list(extra)
     cmd += config.client_args
     return cmd
@@ -166,7 +170,8 @@ def warm_up(config, url, profile, failed="warm-up pass"):
         # The warm-up runs the run's transports too: the server's HTTP paths need their JIT warm as well.
         cmd = java_command(config) + ["--url", url, "--transport", config.transport,
                                       "--out", os.path.join(scratch, "warmup.json"), "--profile", profile["name"],
-                                      *transports.client_args(config.transports)]
+                                      *transports.client_args(config.transports),
+                                      *compression.client_args(config.compression)]
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, timeout=120)
     if proc.returncode != 0:

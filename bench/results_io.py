@@ -3,6 +3,8 @@
 import json
 import os
 
+import compression
+
 SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results", "schema.json")
 
 
@@ -85,10 +87,11 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
     repetition to the scratch path the runner gives it with `--out`, so
     nothing here depends on a name the client would choose.
 
-    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>][-<transports>].json
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>][-<transports>][-deflate].json
     from the document's `server` section (`na` where a server has no codec or
     mode; the tag of `scale_out_tag`) and its sessions' transports when they
-    are not plain websocket (`transports_tag`), never overwriting an earlier file (-2,
+    are not plain websocket (`transports_tag`) and `deflate` when its websockets were
+    compressed (compression.file_tag), never overwriting an earlier file (-2,
     -3, ... appended). runtime_tag: the registry entry's runtime_tag (e.g.
     "cpython3.12"), which replaces server.runtime so two CPythons never share
     a name; None = server.runtime.
@@ -100,6 +103,8 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
         parts.append(scale_out_tag(server))
     if transports_tag(doc):
         parts.append(transports_tag(doc))
+    if compression.file_tag(doc):
+        parts.append(compression.file_tag(doc))
     base = os.path.join(out_dir, "-".join(parts))
     path, n = base + ".json", 2
     while os.path.exists(path):

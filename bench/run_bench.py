@@ -75,6 +75,7 @@ import session_groups  # noqa: E402
 from sessions import SESSIONS_PER_PROCESS  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 import transports  # noqa: E402
+import compression  # noqa: E402
 
 def _log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -125,9 +126,8 @@ def run(config, usage_error):
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
     config = check_transports(config, usage_error)
-    refused = transports.refusal(config.transports, variants, config.workers, config.proxy)
-    if refused:
-        raise OneLineRefusal(refused)
+    _refuse(transports.refusal(config.transports, variants, config.workers, config.proxy))
+    _refuse(compression.transports_refusal(config.compression, config.transports))
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
         variant_argv(config, v)
     if set(config.client_cpus) & set(config.server_cpus):
@@ -171,6 +171,7 @@ def run(config, usage_error):
     _log(f"[plan] {len(variants)} server(s) x {config.repeat} repetition(s) = {len(plan)} runs, profile "
          f"{config.profile}, levels {','.join(map(str, levels))}"
          + (f", churn {churn.pct_text(config.churn_pct)} of the sessions a second" if config.churn_pct else "")
+         + (f", websockets compressed ({config.compression})" if config.compression != compression.NONE else "")
          + ": estimated "
          f"{format_duration(ceiling_s + eta.remaining_s([(v.name, r) for r, v in plan]))} "
          f"(~{format_duration(eta.prior_s)} a run before any is measured"
@@ -324,6 +325,13 @@ def check_transports(config, usage_error):
     return dataclasses.replace(config, transports=spec)
 
 
+def _refuse(why):
+    """OneLineRefusal (exit 2, before any server starts) with `why`, unless it is None (a knob the run's
+    servers or transports cannot take: bench/transports.py, bench/compression.py)."""
+    if why:
+        raise OneLineRefusal(why)
+
+
 def check_churn(config, profile):
     """OneLineRefusal when the run asks for churn but the client would not judge it by every copy (the
     profile, after CLIENT_ARGS=): a churn run is only read through the other sessions' latency."""
@@ -354,6 +362,8 @@ def run_as_command(label, body, interrupted="server stopped"):
 def main(argv=None):
     parser = build_parser()
     config = parse_args(sys.argv[1:] if argv is None else argv, parser)
+    if config.check_usage:
+        return 0
     return run_as_command("bench", lambda: run(config, usage_error=parser.error))
 
 

@@ -16,6 +16,7 @@ from typing import Optional, Tuple
 
 from byo_server import UrlTarget, check_server_pid, check_service_url
 from churn import parse_pct
+from compression import server_refusal as compression_server_refusal
 from client_fleet import check_agents
 from cpus import available_cpus, default_client_cpus, parse_cpu_list
 from matrix import select, single
@@ -54,6 +55,9 @@ class RunConfig:
     #: TRANSPORTS=: the SockJS transport of each session, as given (bench/transports.py); run_bench
     #: replaces it with the client's canonical form before anything starts.
     transports: str
+    #: COMPRESSION=: "none" or "permessage-deflate" (bench/compression.py), checked against the
+    #: servers' registry entries before anything starts.
+    compression: str
     #: The started server's listen address (host name or IP).
     host: str
     #: The started server's port, 0-65535 (0 = any free port, read from READY).
@@ -112,6 +116,9 @@ class RunConfig:
     server_warmup: bool
     #: Check the knobs, print the plan and the time estimate, run nothing.
     dry_run: bool
+    #: --check-usage: stop once the command line is checked (usage errors, one-line refusals), exit 0;
+    #: make runs it before it installs the servers.
+    check_usage: bool
     #: How long a started server may take to print READY, seconds, > 0.
     ready_timeout_s: float
     #: How long one client run may take before it is stopped as hung, seconds, > 0.
@@ -177,6 +184,10 @@ def from_cli(ns):
     else:
         variants = tuple([single(ns.server, ns.naive)] if ns.server
                          else select("" if ns.servers == "all" else ns.servers))
+    # COMPRESSION= a server of the run cannot have: one line, exit 2, before anything is looked for.
+    why = compression_server_refusal(ns.compression, variants, ns.url is not None)
+    if why:
+        raise OneLineRefusal(why)
     for flag, seconds in (("--heartbeat", ns.heartbeat), ("--ready-timeout", ns.ready_timeout),
                           ("--client-timeout", ns.client_timeout)):
         if not seconds > 0:
@@ -184,14 +195,14 @@ def from_cli(ns):
     return RunConfig(
         variants=variants, byo_server=ns.url is not None, profile=ns.profile,
         repeat=ns.repeat or default_repeat(ns.profile), levels=parse_levels(ns.levels), codec=ns.json,
-        transport=ns.transport, transports=ns.transports, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
+        transport=ns.transport, transports=ns.transports, compression=ns.compression, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
         server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
         broker=broker, proxy=ns.proxy, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
         churn_pct=churn_pct,
         out_dir=ns.out_dir, client_jar=ns.client_jar,
         java=ns.java, java_opts=tuple(_split("--java-opts", ns.java_opts)),
         client_args=tuple(_split("--client-args", ns.client_args)), server_warmup=ns.server_warmup,
-        dry_run=ns.dry_run, ready_timeout_s=ns.ready_timeout, client_timeout_s=ns.client_timeout)
+        dry_run=ns.dry_run, check_usage=ns.check_usage, ready_timeout_s=ns.ready_timeout, client_timeout_s=ns.client_timeout)
 
 
 def parse_levels(text):

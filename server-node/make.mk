@@ -6,7 +6,7 @@ NODE_STAMP := $(STAMPS)/setup-node
 
 SETUP_TARGETS += setup-node
 TEST_TARGETS  += test-node
-HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1, SESSIONS=N, WORKERS=N, BROKER=redis://..., PROXY=haproxy)"
+HELP_LINES    += "make serve-node       start the sockjs-node broadcast server in the foreground (HOST, PORT, HEARTBEAT, NAIVE=1, SESSIONS=N, COMPRESSION=permessage-deflate, WORKERS=N, BROKER=redis://..., PROXY=haproxy)"
 HELP_LINES    += "make test-node        run the server-node tests (node --test against real server processes)"
 
 # Node's current line, Bun and Deno (npm, pinned) for the registry's
@@ -38,11 +38,12 @@ test-node: setup-node setup-redis
 # Silent recipe: stdout carries nothing but the server's READY line.
 # NAIVE=1: the naive broadcast (one conn.write per message per recipient).
 # SESSIONS=N: --sessions N, the open-files check at start (README "Many sessions").
+# COMPRESSION=permessage-deflate: --compression (docs/compression.md).
 # WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (docs/contract/make.mk); WORKERS > 1
 # without BROKER starts a private redis-server for the life of the server;
 # PROXY=haproxy runs WORKERS one-worker processes behind haproxy (every transport).
 serve-node: setup-node $(SCALEOUT_SETUP)
-	@exec $(call scaleout-command,node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive) $(if $(SESSIONS),--sessions $(SESSIONS)))
+	@exec $(call scaleout-command,node $(NODE_DIR)/broadcast.js --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) $(if $(NAIVE),--naive) $(if $(SESSIONS),--sessions $(SESSIONS)) $(if $(filter-out none,$(COMPRESSION)),--compression $(COMPRESSION)))
 
 # The one SockJS conformance suite (docs/contract/conformance) against
 # this server, once per broadcast mode, so both servers are held to one

@@ -22,7 +22,7 @@ SETUP_TARGETS += setup-python
 TEST_TARGETS  += test-python-cpython test-python-pypy
 HELP_LINES += "make setup-python     both Python venvs: .venv-cpython (CPython 3.11) and .venv-pypy (PyPy 3)" \
               "make test-python      server-python unit + conformance tests on both interpreters, every usable codec" \
-              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1 SESSIONS=N WORKERS=N BROKER=redis://...)" \
+              "make serve-cpython    run server-python on CPython in the foreground (HOST= PORT= HEARTBEAT= JSON= NAIVE=1 SESSIONS=N COMPRESSION=permessage-deflate WORKERS=N BROKER=redis://...)" \
               "make serve-pypy       the same on PyPy"
 
 .PHONY: setup-python test-python test-python-cpython test-python-pypy serve-cpython serve-pypy
@@ -87,8 +87,9 @@ test-python-pypy: $(STAMPS)/python-pypy $(STAMPS)/python-cpython setup-redis
 	@$(call py-test,$(VENV_PYPY))
 
 # SESSIONS=N: --sessions N, the open-files check at start (README "Many sessions").
+# COMPRESSION=permessage-deflate: --compression (docs/compression.md).
 PY_SERVE_ARGS = --host $(HOST) --port $(PORT) --heartbeat $(HEARTBEAT) --json $(JSON) $(if $(NAIVE),--naive) \
-                $(if $(SESSIONS),--sessions $(SESSIONS))
+                $(if $(SESSIONS),--sessions $(SESSIONS)) $(if $(filter-out none,$(COMPRESSION)),--compression $(COMPRESSION))
 
 # WORKERS=N BROKER=redis://HOST:PORT/DB: scale-out (docs/contract/make.mk);
 # WORKERS > 1 without BROKER runs under a private redis-server.

@@ -79,3 +79,13 @@ def test_file_name_names_the_transports_when_not_plain_websocket(tmp_path, trans
         doc["parameters"]["transports"] = transports
     when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
     assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")
+
+
+@pytest.mark.parametrize("compression, suffix", [
+    (None, "fast.json"), ("none", "fast.json"), ("permessage-deflate", "fast-deflate.json")])
+def test_file_name_says_deflate_when_the_websockets_were_compressed(tmp_path, compression, suffix):
+    doc = {"server": {"name": "sockjs-node", "runtime": "node", "codec": None, "mode": "fast"}, "parameters": {}}
+    if compression is not None:
+        doc["parameters"]["compression"] = compression
+    when = datetime.datetime(2026, 11, 24, tzinfo=datetime.timezone.utc)
+    assert result_file_path(str(tmp_path), doc, when) == str(tmp_path / f"2026-11-24-sockjs-node-node-na-{suffix}")

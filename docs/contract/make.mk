@@ -25,6 +25,13 @@
 #               session id: every transport, HTTP ones included
 #               (sockbench_contract/proxy_front.py, which also refuses an unknown
 #               PROXY or WORKERS=1 in one line, exit 2; docs/scaling-out.md)
+#
+# Websocket compression (docs/compression.md), for `make serve-*`, `make serve` and the bench alike:
+#
+#   COMPRESSION=none|permessage-deflate   RFC 7692 on the servers' websockets (--compression) and, in a
+#               bench run, offered by every client session; the registry's `compression` knob says
+#               which servers can (sockbench_contract/registry.py COMPRESSIONS: the values)
+COMPRESSION ?= none
 
 CONTRACT_DIR    := $(ROOT)/docs/contract
 CONFORMANCE_DIR := $(CONTRACT_DIR)/conformance

@@ -5,6 +5,7 @@
 // sockjs-node's own test server does, conn.write(message) on each 'data' event.
 
 const sockjs = require('sockjs');
+const deflate = require('permessage-deflate');
 const { trackSessions } = require('./sessions');
 const { createBroadcaster } = require('./broadcasters');
 const { createOutputCap } = require('./output-cap');
@@ -33,6 +34,8 @@ const HANDLERS = {
  * @param {object} settings
  * @param {number} settings.heartbeatMs SockJS heartbeat interval, ms (> 0, < 2^31)
  * @param {'fast'|'naive'} settings.mode the broadcast algorithm of /broadcast
+ * @param {'none'|'permessage-deflate'} [settings.compression] whether websocket upgrades that offer
+ *        permessage-deflate get it (docs/compression.md)
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {ReturnType<import('./log').createLogger>} settings.logger
  * @param {string} settings.sockjsUrl where every app's /iframe.html loads sockjs-client from (--sockjs-url)
@@ -41,13 +44,16 @@ const HANDLERS = {
  * @returns {{prefix: string, server: object, sessions: Map<string, object>, flush: () => void}[]}
  *   flush: write out whatever the app still holds for this loop turn (before closing sessions)
  */
-function createApps({ heartbeatMs, mode, maxSessionBufferBytes, sockjsUrl, logger, relay = null }) {
+function createApps({
+  heartbeatMs, mode, maxSessionBufferBytes, sockjsUrl, logger, relay = null, compression = 'none',
+}) {
   return Object.keys(APP_OPTIONS).map((prefix) => {
     const server = sockjs.createServer({
       prefix,
       heartbeat_delay: heartbeatMs,
       log: logger.sockjs,
       sockjs_url: sockjsUrl,
+      ...fayeOptions(compression),
       ...APP_OPTIONS[prefix],
     });
     guardSendFilters(server);
@@ -59,6 +65,19 @@ function createApps({ heartbeatMs, mode, maxSessionBufferBytes, sockjsUrl, logge
     HANDLERS[prefix](context);
     return app;
   });
+}
+
+/**
+ * sockjs-node hands faye_server_options to every faye-websocket it creates
+ * (sockjs 0.3.24, lib/trans-websocket.js), and faye-websocket adds each of
+ * `extensions` to its websocket-driver: the permessage-deflate extension then
+ * answers a client's offer and compresses every message to that session with
+ * the session's own zlib context (the extension's defaults: zlib's default
+ * level and memLevel 8, a 32 KiB window, context takeover), as Tornado's
+ * compression_options {} does for server-python.
+ */
+function fayeOptions(compression) {
+  return compression === 'permessage-deflate' ? { faye_server_options: { extensions: [deflate] } } : {};
 }
 
 /**

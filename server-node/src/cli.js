@@ -32,12 +32,16 @@ const SOCKJS_NODE_DEFAULT_URL = 'https://cdn.jsdelivr.net/npm/sockjs-client@1/di
 const SOCKJS_URL_RE = /^(https?:\/\/[^\s"<>]+|\/[^\s"<>]*)$/;
 const MAX_SOCKJS_URL_CHARS = 2048;
 
+// Websocket compression (docs/compression.md): RFC 7692 permessage-deflate, or none.
+const COMPRESSIONS = ['none', 'permessage-deflate'];
+
 // Worker processes: one per core is the useful maximum; 64 bounds a typo.
 const MAX_WORKERS = 64;
 
 const USAGE = `usage: node server-node/broadcast.js [--host HOST] [--port PORT]
                                     [--heartbeat SECONDS] [--log-level LEVEL]
-                                    [--naive] [--max-session-buffer BYTES]
+                                    [--naive] [--compression none|permessage-deflate]
+                                    [--max-session-buffer BYTES]
                                     [--max-sessions N] [--sessions N]
                                     [--header-timeout SECONDS] [--workers N]
                                     [--broker redis://HOST:PORT/DB] [--status-file PATH]
@@ -56,6 +60,12 @@ connections; SIGTERM/SIGINT closes every session and exits 0 (docs/protocol.md).
                        recipient, as sockjs-node's own test server does (the
                        baseline); default is fast: one a[...] frame per loop turn,
                        encoded once and handed to every session
+  --compression none|permessage-deflate
+                       websocket compression: permessage-deflate (RFC 7692, the
+                       npm permessage-deflate extension in faye-websocket) is
+                       accepted when a client offers it, and every message to
+                       that session is then compressed with its own zlib context
+                       (docs/compression.md; default none)
   --max-session-buffer BYTES
                        unsent output one session may hold (its socket's unsent
                        bytes plus sockjs-node's queue) before it is closed as a
@@ -96,6 +106,7 @@ const DEFAULTS = Object.freeze({
   heartbeatSeconds: 25,
   logLevel: 'warning',
   mode: 'fast',
+  compression: 'none',
   maxSessionBufferBytes: 1024 * 1024,
   workers: 1,
   broker: null,
@@ -113,6 +124,7 @@ class UsageError extends Error {}
  * @param {string[]} argv arguments after the script name (process.argv.slice(2))
  * @returns {{help: true} | {help: false, host: string, port: number,
  *           heartbeatSeconds: number, logLevel: string, mode: 'fast'|'naive',
+ *           compression: 'none'|'permessage-deflate',
  *           maxSessionBufferBytes: number, workers: number,
  *           broker: import('./broker-url').BrokerAddress | null,
  *           maxSessions: number, sessions: number | null, headerTimeoutSeconds: number,
@@ -133,6 +145,7 @@ function parseCommandLine(argv) {
         heartbeat: { type: 'string' },
         'log-level': { type: 'string' },
         naive: { type: 'boolean' },
+        compression: { type: 'string' },
         'max-session-buffer': { type: 'string' },
         workers: { type: 'string' },
         broker: { type: 'string' },
@@ -159,6 +172,7 @@ function parseCommandLine(argv) {
     heartbeatSeconds: parseHeartbeat(values.heartbeat),
     logLevel: parseLogLevel(values['log-level']),
     mode: values.naive ? 'naive' : DEFAULTS.mode,
+    compression: parseCompression(values.compression),
     maxSessionBufferBytes: parseSessionBuffer(values['max-session-buffer']),
     workers,
     broker: parseBroker(values.broker),
@@ -181,6 +195,14 @@ function refusal({ workers, broker }) {
       `would broadcast to its own sessions only`;
   }
   return null;
+}
+
+function parseCompression(text) {
+  if (text === undefined) return DEFAULTS.compression;
+  if (!COMPRESSIONS.includes(text)) {
+    throw new UsageError(`--compression: expected one of ${COMPRESSIONS.join(', ')}, got ${JSON.stringify(text)}`);
+  }
+  return text;
 }
 
 function parseWorkers(text) {

@@ -12,7 +12,7 @@ describe('parseCommandLine', () => {
     assert.deepEqual(parseCommandLine([]), { help: false, ...DEFAULTS });
     assert.deepEqual(DEFAULTS, {
       host: '127.0.0.1', port: 8080, heartbeatSeconds: 25, logLevel: 'warning',
-      mode: 'fast', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
+      mode: 'fast', compression: 'none', maxSessionBufferBytes: 1048576, workers: 1, broker: null,
       maxSessions: DEFAULT_MAX_SESSIONS, sessions: null, headerTimeoutSeconds: 10, statusFile: null,
       sockjsUrl: 'https://cdn.jsdelivr.net/npm/sockjs-client@1/dist/sockjs.min.js',
     });
@@ -22,12 +22,12 @@ describe('parseCommandLine', () => {
   it('reads every flag, in both --flag value and --flag=value form', () => {
     assert.deepEqual(
       parseCommandLine(['--host', '::1', '--port=0', '--heartbeat', '0.25', '--log-level=debug',
-        '--naive', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
+        '--naive', '--compression=permessage-deflate', '--max-session-buffer=4096', '--workers', '3', '--broker=redis://[::1]:7000/2',
         '--max-sessions', '7', '--sessions=20000', '--header-timeout=1.5', '--status-file', `${require('node:os').tmpdir()}/status.json`,
         '--sockjs-url', 'http://127.0.0.1:9/sockjs.min.js']),
       {
         help: false, host: '::1', port: 0, heartbeatSeconds: 0.25, logLevel: 'debug',
-        mode: 'naive', maxSessionBufferBytes: 4096, workers: 3,
+        mode: 'naive', compression: 'permessage-deflate', maxSessionBufferBytes: 4096, workers: 3,
         broker: { host: '::1', port: 7000, db: 2, url: 'redis://[::1]:7000/2' },
         maxSessions: 7, sessions: 20000, headerTimeoutSeconds: 1.5, statusFile: `${require('node:os').tmpdir()}/status.json`,
         sockjsUrl: 'http://127.0.0.1:9/sockjs.min.js',
@@ -64,6 +64,8 @@ describe('parseCommandLine', () => {
     'host with a space': [['--host', 'a b'], /--host/],
     'boolean flag given a value': [['--help=yes'], /--help/],
     'naive given a value': [['--naive=1'], /--naive/],
+    'compression unknown': [['--compression', 'gzip'], /--compression/],
+    'compression missing its value': [['--compression'], /--compression/],
     'session buffer below 1 KiB': [['--max-session-buffer', '1023'], /--max-session-buffer/],
     'session buffer above 2^40': [['--max-session-buffer', String(MAX_SESSION_BUFFER + 1)], /--max-session-buffer/],
     'session buffer with a unit': [['--max-session-buffer', '1M'], /--max-session-buffer/],

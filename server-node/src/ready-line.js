@@ -31,6 +31,7 @@ function baseUrl(host, port) {
  * @param {number} running.port the port actually bound (after --port 0)
  * @param {number} running.heartbeatSeconds as configured
  * @param {'fast'|'naive'} running.mode broadcast algorithm of /broadcast
+ * @param {'none'|'permessage-deflate'} [running.compression] websocket compression (docs/compression.md)
  * @param {number} running.maxSessionBufferBytes output cap per session, bytes
  * @param {number} running.maxSessions session budget per process (per worker), sessions
  * @param {object} running.broadcastOptions the merged options of the /broadcast sockjs server
@@ -43,7 +44,7 @@ function baseUrl(host, port) {
  */
 function readyLine({
   host, port, heartbeatSeconds, mode, maxSessionBufferBytes, maxSessions, broadcastOptions,
-  workers = 1, broker = null, workerPids = [process.pid], runtime = CURRENT_RUNTIME,
+  workers = 1, broker = null, workerPids = [process.pid], runtime = CURRENT_RUNTIME, compression = 'none',
 }) {
   const fields = {
     server: 'sockjs-node',
@@ -51,6 +52,7 @@ function readyLine({
     runtime_version: runtime.version,
     ...protocolLibraryVersions(),
     mode,
+    compression,
     heartbeat: String(heartbeatSeconds),
     disconnect_delay_ms: String(broadcastOptions.disconnect_delay),
     response_limit: String(broadcastOptions.response_limit),

@@ -18,6 +18,7 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  * @param {number} settings.port TCP port 0-65535 (0: the OS picks)
  * @param {number} settings.heartbeatSeconds SockJS heartbeat, seconds (> 0)
  * @param {'fast'|'naive'} settings.mode broadcast algorithm of /broadcast
+ * @param {'none'|'permessage-deflate'} [settings.compression] websocket compression (docs/compression.md)
  * @param {number} settings.maxSessionBufferBytes output cap per session, bytes (>= 1024)
  * @param {number} settings.workers worker processes of this server (> 1: websocket transports only)
  * @param {number} settings.maxSessions sessions this process may hold, all apps and transports (>= 1)
@@ -32,10 +33,10 @@ const { DEFAULT_MAX_SESSIONS } = require('./session-budget-default');
  */
 async function startServer({
   host, port, heartbeatSeconds, mode, maxSessionBufferBytes, workers = 1, maxSessions = DEFAULT_MAX_SESSIONS,
-  headerTimeoutSeconds = 10, sockjsUrl = DEFAULTS.sockjsUrl,
+  headerTimeoutSeconds = 10, sockjsUrl = DEFAULTS.sockjsUrl, compression = DEFAULTS.compression,
 }, logger, relay = null) {
   const apps = createApps({
-    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, sockjsUrl, logger, relay,
+    heartbeatMs: Math.round(heartbeatSeconds * 1000), mode, maxSessionBufferBytes, sockjsUrl, logger, relay, compression,
   });
   const headerTimeoutMs = Math.round(headerTimeoutSeconds * 1000);
   // Slow clients: Node cuts off a connection whose request headers are not

@@ -11,6 +11,7 @@ import sys
 from typing import Callable, List, Optional
 
 from .protocol.codecs import CODEC_NAMES, CodecError, select_codec
+from .protocol.options import COMPRESSIONS, NO_COMPRESSION
 from .protocol.transports import DEFAULT_SOCKJS_URL
 from .protocol.session_budget import (MAX_SESSIONS, MIN_SESSIONS, SESSION_BYTES,
                                       default_max_sessions, max_sessions_for_share)
@@ -115,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--naive", action="store_true",
                    help="straightforward broadcast: encode and write each message once "
                         "per recipient (the baseline the fast path is measured against)")
+    p.add_argument("--compression", choices=COMPRESSIONS, default=NO_COMPRESSION,
+                   metavar="none|permessage-deflate",
+                   help="websocket compression: permessage-deflate (RFC 7692) is accepted when "
+                        "a client offers it, and every message to that session is then "
+                        "compressed with its own zlib context (~300 KB of memory per session "
+                        "with zlib's defaults; docs/compression.md) (default: %(default)s)")
     p.add_argument("--max-session-buffer", type=_bytes, default=1024 * 1024,
                    metavar="BYTES",
                    help="unsent output one session may hold (its queue plus its "
@@ -244,7 +251,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     mounts = functools.partial(default_mounts, sockjs_url=args.sockjs_url)
     return serve(host=args.host, port=args.port, heartbeat=args.heartbeat, codec=codec,
                  mounts=mounts, limits=limits,
-                 broadcast=NAIVE if args.naive else FAST, scale=scale,
+                 broadcast=NAIVE if args.naive else FAST, compression=args.compression,
+                 scale=scale,
                  status_file=args.status_file if role is None else None,
                  after_ready=(functools.partial(heap_snapshots.start, args.heap_snapshots)
                               if args.heap_snapshots is not None else None))

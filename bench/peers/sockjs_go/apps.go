@@ -16,14 +16,15 @@ type app struct {
 	handle  func(sockjs.Session)
 }
 
-func contractApps(broadcast *broadcastSet) []app {
+// contractApps: compression turns on permessage-deflate for every app's websockets (--compression).
+func contractApps(broadcast *broadcastSet, compression bool) []app {
 	return []app{
-		{"/broadcast", appOptions{}, broadcast.serve},
+		{"/broadcast", appOptions{compression: compression}, broadcast.serve},
 		// The conformance suite's streaming cases expect a 4 KiB response limit here.
-		{"/echo", appOptions{responseLimitBytes: 4096}, echo},
-		{"/close", appOptions{}, closeRightAway},
+		{"/echo", appOptions{responseLimitBytes: 4096, compression: compression}, echo},
+		{"/close", appOptions{compression: compression}, closeRightAway},
 		{"/disabled_websocket_echo", appOptions{websocketOff: true}, echo},
-		{"/cookie_needed_echo", appOptions{cookieNeeded: true}, echo},
+		{"/cookie_needed_echo", appOptions{cookieNeeded: true, compression: compression}, echo},
 	}
 }
 

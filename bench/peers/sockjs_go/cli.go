@@ -7,14 +7,15 @@ import (
 	"strings"
 )
 
-// config is the command line of docs/protocol.md §1; this peer has no
-// server-specific flags (sockjs-go has one broadcast path, see broadcast.go).
+// config is the command line of docs/protocol.md §1, plus --compression
+// (docs/compression.md); no --naive: sockjs-go has one broadcast path, see broadcast.go.
 type config struct {
-	host       string  // address to listen on
-	port       int     // TCP port, 0-65535; 0 = the OS picks
-	heartbeatS float64 // SockJS heartbeat interval, seconds, (0, maxHeartbeatS]
-	logLevel   string  // debug | info | warning | error
-	help       bool
+	host        string  // address to listen on
+	port        int     // TCP port, 0-65535; 0 = the OS picks
+	heartbeatS  float64 // SockJS heartbeat interval, seconds, (0, maxHeartbeatS]
+	logLevel    string  // debug | info | warning | error
+	compression string  // none | permessage-deflate
+	help        bool
 }
 
 // A year: far past any use, and well inside time.Duration (about 292 years).
@@ -22,7 +23,11 @@ const maxHeartbeatS = 365 * 24 * 3600
 
 var logLevels = []string{"debug", "info", "warning", "error"}
 
+// compressions are the --compression values (the registry's, docs/contract/sockbench_contract/registry.py).
+var compressions = []string{"none", "permessage-deflate"}
+
 const usage = `usage: sockjs-go-peer [--host HOST] [--port PORT] [--heartbeat SECONDS] [--log-level LEVEL]
+                      [--compression none|permessage-deflate]
 
 sockjs-go v3 (peer) serving the sockbench SockJS apps of docs/protocol.md
 (/broadcast, /echo, /close, /disabled_websocket_echo, /cookie_needed_echo).
@@ -31,6 +36,8 @@ sockjs-go v3 (peer) serving the sockbench SockJS apps of docs/protocol.md
   --port PORT           TCP port, integer 0-65535; 0 = any free port, the READY line says which (default 8080)
   --heartbeat SECONDS   SockJS heartbeat interval, seconds, number in (0, 31536000] (default 25)
   --log-level LEVEL     stderr verbosity: debug, info, warning, error (default warning)
+  --compression MODE    none, or permessage-deflate: RFC 7692 on the websockets through gorilla/websocket's
+                        EnableCompression (no context takeover: each message compressed on its own) (default none)
   --help                print this and exit 0
 `
 
@@ -43,7 +50,7 @@ func (e usageError) Error() string { return e.msg }
 // parseArgs reads `--flag value` and `--flag=value`; anything else is a usageError
 // naming the offending flag (the contract's tests look for the flag's name).
 func parseArgs(args []string) (config, error) {
-	cfg := config{host: "127.0.0.1", port: 8080, heartbeatS: 25, logLevel: "warning"}
+	cfg := config{host: "127.0.0.1", port: 8080, heartbeatS: 25, logLevel: "warning", compression: "none"}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--help" || arg == "-h" {
@@ -52,10 +59,10 @@ func parseArgs(args []string) (config, error) {
 		}
 		name, value, hasValue := strings.Cut(arg, "=")
 		if !strings.HasPrefix(name, "--") {
-			return cfg, usageError{fmt.Sprintf("unexpected argument %q (flags are --host, --port, --heartbeat, --log-level)", arg)}
+			return cfg, usageError{fmt.Sprintf("unexpected argument %q (flags are --host, --port, --heartbeat, --log-level, --compression)", arg)}
 		}
 		switch name {
-		case "--host", "--port", "--heartbeat", "--log-level":
+		case "--host", "--port", "--heartbeat", "--log-level", "--compression":
 		default:
 			return cfg, usageError{fmt.Sprintf("unknown flag %s", name)}
 		}
@@ -100,6 +107,14 @@ func (cfg *config) set(name, value string) error {
 			}
 		}
 		return usageError{fmt.Sprintf("--log-level must be one of %s, got %q", strings.Join(logLevels, ", "), value)}
+	case "--compression":
+		for _, c := range compressions {
+			if value == c {
+				cfg.compression = value
+				return nil
+			}
+		}
+		return usageError{fmt.Sprintf("--compression must be one of %s, got %q", strings.Join(compressions, ", "), value)}
 	}
 	return nil
 }

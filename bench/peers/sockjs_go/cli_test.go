@@ -26,15 +26,27 @@ func TestBothFlagFormsAreRead(t *testing.T) {
 	}
 }
 
+func TestCompressionIsReadAndDefaultsToNone(t *testing.T) {
+	cfg, err := parseArgs(nil)
+	if err != nil || cfg.compression != "none" {
+		t.Fatalf("default: %+v %v", cfg, err)
+	}
+	cfg, err = parseArgs([]string{"--compression=permessage-deflate"})
+	if err != nil || cfg.compression != "permessage-deflate" {
+		t.Fatalf("parsed: %+v %v", cfg, err)
+	}
+}
+
 func TestMistakesAreUsageErrorsNamingTheFlag(t *testing.T) {
 	cases := map[string][]string{
-		"--bogus":     {"--bogus"},
-		"-port":       {"-port", "80"},
-		"--port":      {"--port"},
-		"--heartbeat": {"--heartbeat", "1e9"},
-		"--log-level": {"--log-level", "loud"},
-		"--host":      {"--host="},
-		"positional":  {"positional"},
+		"--bogus":       {"--bogus"},
+		"-port":         {"-port", "80"},
+		"--port":        {"--port"},
+		"--heartbeat":   {"--heartbeat", "1e9"},
+		"--log-level":   {"--log-level", "loud"},
+		"--compression": {"--compression", "gzip"},
+		"--host":        {"--host="},
+		"positional":    {"positional"},
 	}
 	for name, args := range cases {
 		_, err := parseArgs(args)

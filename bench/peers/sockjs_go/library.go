@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/igm/sockjs-go/v3/sockjs"
 )
 
@@ -27,6 +28,7 @@ type appOptions struct {
 	responseLimitBytes uint32 // bytes one streaming response may carry before the client must reopen it; 0 = library default (128 KiB)
 	websocketOff       bool   // no framed nor raw websocket endpoint; /info says "websocket": false
 	cookieNeeded       bool   // /info says "cookie_needed": true and transports set JSESSIONID
+	compression        bool   // accept RFC 7692 permessage-deflate on the websockets (--compression)
 }
 
 // newSockJSHandler mounts one SockJS app under prefix; handle runs once per
@@ -42,6 +44,14 @@ func newSockJSHandler(prefix string, heartbeat time.Duration, o appOptions, hand
 	}
 	if o.cookieNeeded {
 		opts.JSessionID = sockjs.DefaultJSessionID
+	}
+	if o.compression {
+		// Options.WebsocketUpgrader is the library's exported way to configure the upgrade
+		// (sockjs.DefaultOptions holds a zero Upgrader, shared: a fresh one here). gorilla
+		// then answers an offer with "permessage-deflate; server_no_context_takeover;
+		// client_no_context_takeover" and compresses every data message on its own (no
+		// context kept between messages, pooled flate writers at its default level).
+		opts.WebsocketUpgrader = &websocket.Upgrader{EnableCompression: true}
 	}
 	return sockjs.NewHandler(prefix, opts, handle)
 }

@@ -45,7 +45,7 @@ func run(args []string) int {
 	heartbeat := time.Duration(cfg.heartbeatS * float64(time.Second))
 	sessions := newOpenSessions(logs)
 	srv := &http.Server{
-		Handler:  newRouter(contractApps(newBroadcastSet()), heartbeat, sessions),
+		Handler:  newRouter(contractApps(newBroadcastSet(), cfg.compression == "permessage-deflate"), heartbeat, sessions),
 		ErrorLog: httpErrorLog(logs),
 	}
 	go func() { _ = srv.Serve(ln) }()

@@ -20,6 +20,7 @@ func readyLine(cfg config, port int) string {
 		"gorilla-websocket=" + token(websocket),
 		// Its one broadcast path writes one frame per message per recipient (broadcast.go).
 		"mode=naive",
+		"compression=" + cfg.compression, // docs/compression.md
 		"heartbeat=" + strconv.FormatFloat(cfg.heartbeatS, 'g', -1, 64),
 		fmt.Sprintf("disconnect_delay_ms=%d", defaultDisconnectDelay().Milliseconds()),
 		fmt.Sprintf("response_limit=%d", defaultResponseLimit()),

@@ -29,8 +29,12 @@ REGISTRY_PATH = os.path.join(ROOT, "docs", "contract", "server-registry.json")
 
 #: What a server may accept besides the contract flags (docs/protocol.md):
 #: --json CODEC, --naive, --workers N, --broker URL, --sessions N (the sessions its
-#: processes together are to hold: it refuses to start when its open-files limit is too low).
-KNOBS = ("codec", "naive", "workers", "broker", "sessions")
+#: processes together are to hold: it refuses to start when its open-files limit is too low),
+#: --compression permessage-deflate (RFC 7692 on its websockets; docs/compression.md: an entry
+#: without this knob cannot, and says why in its $comment).
+KNOBS = ("codec", "naive", "workers", "broker", "sessions", "compression")
+#: The --compression values (COMPRESSION=); "none" is every server's behaviour and passes no flag.
+COMPRESSIONS = ("none", "permessage-deflate")
 #: Broadcast algorithm groups: "fast" coalesces a loop turn's messages into one
 #: frame per session and encodes once; "naive" writes one frame per message per
 #: recipient (bench/matrix.py explains why comparisons hold it fixed).
@@ -97,6 +101,10 @@ class ServerEntry:
     @property
     def has_sessions(self):
         return "sessions" in self.knobs
+
+    @property
+    def has_compression(self):
+        return "compression" in self.knobs
 
     @property
     def naive(self):
@@ -336,7 +344,7 @@ def _no_duplicate_keys(pairs):
 # How to start an entry: here, not in bench/, because make (registry_cli.py argv)
 # and the bench both build launches and neither may reach into the other.
 def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, workers=1, broker=None,
-                   log_level="warning", sessions=None):
+                   log_level="warning", sessions=None, compression=None):
     """The full argv for one registry entry; refuses knobs the server does not have.
 
     spec: a ServerEntry. host/port: listen address, port 0-65535 (0 =
@@ -348,6 +356,8 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, worker
     the caller starts a private one (docs/contract/sockbench_contract/private_redis.py) and
     passes its URL. sessions: --sessions N, 1..10,000,000, the sessions the server's processes
     together are to hold (None = not passed); refused for a server without the knob.
+    compression: one of COMPRESSIONS (None or "none" = no flag); anything else is refused for a
+    server without the knob (docs/compression.md).
     """
     naive = spec.naive if naive is None else naive
     argv = list(spec.argv) + ["--host", host, "--port", str(port),
@@ -376,4 +386,11 @@ def server_command(spec, host, port, heartbeat_s, codec=None, naive=None, worker
         if not spec.has_sessions:
             raise ValueError(f"server {spec.name!r} has no --sessions (SESSIONS={sessions})")
         argv += ["--sessions", str(sessions)]
+    if compression not in (None, "none"):
+        if compression not in COMPRESSIONS:
+            raise ValueError(f"COMPRESSION={compression}: one of {', '.join(COMPRESSIONS)}")
+        if not spec.has_compression:
+            raise ValueError(f"server {spec.name!r} cannot compress its websockets (COMPRESSION={compression}; "
+                             "docs/compression.md)")
+        argv += ["--compression", compression]
     return argv

@@ -39,7 +39,8 @@ def _list(reg, _args):
     for e in reg.entries:
         why = reg.missing(e)
         state = "ok" if why is None else f"missing {why}"
-        print(f"{e.name:<{width}}  {e.mode:<5}  {','.join(e.groups):<16}  {e.label}  [{state}]")
+        deflate = "deflate" if e.has_compression else "-"  # COMPRESSION=permessage-deflate (docs/compression.md)
+        print(f"{e.name:<{width}}  {e.mode:<5}  {deflate:<7}  {','.join(e.groups):<16}  {e.label}  [{state}]")
     return 0
 
 
@@ -68,7 +69,8 @@ def _argv(reg, args):
     try:
         server_command(e, args.host, args.port, args.heartbeat, codec=args.json, workers=args.workers,
                        broker=broker)
-        argv = server_command(e, args.host, args.port, args.heartbeat, codec=args.json, sessions=args.sessions)
+        argv = server_command(e, args.host, args.port, args.heartbeat, codec=args.json, sessions=args.sessions,
+                              compression=args.compression)
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -111,6 +113,9 @@ def parse_args(argv):
     s.add_argument("--sessions", type=int, default=None,
                    help="sessions the server is to hold, 1-10,000,000 (--sessions, servers with the knob only; "
                         "they refuse to start when the open-files limit is too low)")
+    s.add_argument("--compression", default="none",
+                   help="none|permessage-deflate: websocket compression (COMPRESSION=), servers with the knob only "
+                        "(docs/compression.md; default none)")
     s.set_defaults(run=_argv)
     s = sub.add_parser("requirement", help="run one requirement's check")
     s.add_argument("name")

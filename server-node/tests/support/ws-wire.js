@@ -40,6 +40,7 @@ function decodeFrames(buffer) {
   for (;;) {
     if (buffer.length - offset < 2) break;
     const opcode = buffer[offset] & 0x0f;
+    const rsv = (buffer[offset] >> 4) & 0x07; // RSV1 = 4: a compressed message (RFC 7692)
     let length = buffer[offset + 1] & 0x7f;
     let start = offset + 2;
     if (length === 126) {
@@ -52,7 +53,7 @@ function decodeFrames(buffer) {
       start += 8;
     }
     if (buffer.length < start + length) break;
-    frames.push({ opcode, payload: buffer.subarray(start, start + length) });
+    frames.push({ opcode, rsv, payload: buffer.subarray(start, start + length) });
     offset = start + length;
   }
   return { frames, rest: buffer.subarray(offset) };
@@ -60,14 +61,16 @@ function decodeFrames(buffer) {
 
 class WireClient {
   /**
-   * Open a TCP connection and send an RFC 6455 upgrade request for `path`.
+   * Open a TCP connection and send an RFC 6455 upgrade request for `path`, with
+   * `extensions` as its Sec-WebSocket-Extensions (none when null).
    * @returns {Promise<WireClient>} once the 101 response has arrived
    * @throws if the server answers anything else (the error carries the status line)
    */
-  static async open(port, path, { timeoutMs = 5000 } = {}) {
+  static async open(port, path, { timeoutMs = 5000, extensions = null } = {}) {
     const client = new WireClient(net.connect({ host: '127.0.0.1', port }));
     client.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
       'Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n' +
+      (extensions === null ? '' : `Sec-WebSocket-Extensions: ${extensions}\r\n`) +
       `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`);
     await client._handshake(timeoutMs);
     return client;
@@ -101,6 +104,7 @@ class WireClient {
       }
       const head = this._buffer.subarray(0, end).toString('latin1');
       if (!head.startsWith('HTTP/1.1 101')) throw new Error(`no upgrade: ${head.split('\r\n')[0]}`);
+      this.responseHead = head; // the 101's status line and headers
       this._buffer = this._buffer.subarray(end + 4);
       this._handshakeDone = true;
       this._decode();

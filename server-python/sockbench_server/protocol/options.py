@@ -11,6 +11,12 @@ FAST = "fast"
 NAIVE = "naive"
 BROADCAST_MODES = (FAST, NAIVE)
 
+#: Websocket compression (``--compression``, docs/compression.md): ``none``, or RFC 7692
+#: ``permessage-deflate`` offered to clients that ask for it.
+NO_COMPRESSION = "none"
+PERMESSAGE_DEFLATE = "permessage-deflate"
+COMPRESSIONS = (NO_COMPRESSION, PERMESSAGE_DEFLATE)
+
 #: Default cap of one session's unsent output (bytes): 1 MiB, as Centrifugo.
 DEFAULT_MAX_BUFFER = 1024 * 1024
 
@@ -19,13 +25,14 @@ class ServiceOptions:
     """Options of one SockJS service (one URL prefix)."""
 
     __slots__ = ("websocket", "cookie_needed", "response_limit", "heartbeat",
-                 "disconnect_delay", "sockjs_url", "max_buffer", "broadcast", "websocket_only")
+                 "disconnect_delay", "sockjs_url", "max_buffer", "broadcast", "websocket_only",
+                 "compression")
 
     def __init__(self, websocket: bool = True, cookie_needed: bool = False,
                  response_limit: int = 128 * 1024, heartbeat: float = 25.0,
                  disconnect_delay: float = 5.0, sockjs_url: str = DEFAULT_SOCKJS_URL,
                  max_buffer: int = DEFAULT_MAX_BUFFER, broadcast: str = FAST,
-                 websocket_only: bool = False):
+                 websocket_only: bool = False, compression: str = NO_COMPRESSION):
         """``response_limit``: bytes of frames per streaming response (> 0);
         ``heartbeat``, ``disconnect_delay``: seconds (> 0); ``max_buffer``:
         bytes of unsent output one session may hold - its own queue plus
@@ -35,12 +42,18 @@ class ServiceOptions:
         sessions; ``websocket_only``: refuse the HTTP transports (several
         worker processes: the requests of one HTTP session would land on
         different workers, see ``errors.WEBSOCKET_ONLY_CLOSE``; PROXY=haproxy
-        runs one-worker processes, which serve them all, behind a proxy)."""
+        runs one-worker processes, which serve them all, behind a proxy);
+        ``compression``: :data:`NO_COMPRESSION` or :data:`PERMESSAGE_DEFLATE`,
+        whether a websocket upgrade that offers permessage-deflate gets it
+        (every message to that session then compressed on its own,
+        ``tornado_io/websocket.py``)."""
         if heartbeat <= 0 or disconnect_delay <= 0 or response_limit <= 0 or max_buffer <= 0:
             raise ValueError("heartbeat, disconnect_delay, response_limit and max_buffer "
                              "must be > 0")
         if broadcast not in BROADCAST_MODES:
             raise ValueError("broadcast mode must be one of %s" % ", ".join(BROADCAST_MODES))
+        if compression not in COMPRESSIONS:
+            raise ValueError("compression must be one of %s" % ", ".join(COMPRESSIONS))
         self.max_buffer = max_buffer
         self.websocket = websocket
         self.cookie_needed = cookie_needed
@@ -50,6 +63,7 @@ class ServiceOptions:
         self.sockjs_url = sockjs_url
         self.broadcast = broadcast
         self.websocket_only = websocket_only
+        self.compression = compression
 
 
 class ConnectionInfo:

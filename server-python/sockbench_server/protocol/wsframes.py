@@ -17,6 +17,7 @@ from typing import Callable, Iterator, List, Tuple
 # -- RFC 6455 ------------------------------------------------------------------
 
 _FIN_TEXT = 0x81
+_FIN_RSV1_TEXT = 0xC1  # a compressed text message in one frame (RFC 7692 6)
 _FIN_BINARY = 0x82
 _FIN_CLOSE = 0x88
 
@@ -38,6 +39,9 @@ def _frame_builder(first_byte: int, doc: str) -> Callable[[bytes], bytes]:
 
 text_frame = _frame_builder(_FIN_TEXT, "One final, unmasked text frame carrying ``payload`` (UTF-8 bytes).")
 binary_frame = _frame_builder(_FIN_BINARY, "One final, unmasked binary frame.")
+compressed_text_frame = _frame_builder(
+    _FIN_RSV1_TEXT, "One final, unmasked text frame with RSV1 set: ``payload`` is a "
+    "permessage-deflate message (compressed, the 00 00 ff ff tail removed).")
 
 
 def close_frame(code: int, reason: str = "") -> bytes:

@@ -17,6 +17,12 @@ connections in ways the RFC (and Autobahn|Testsuite) do not accept:
   or fragmented control frames, unmasked client frames) drop the TCP
   connection without saying why; here they get a 1002 close frame.
 
+With permessage-deflate negotiated (``--compression``, docs/compression.md)
+RSV1 marks a compressed message on its first frame (RFC 7692 6.1): such a
+message is collected whole, inflated by Tornado's decompressor for this
+connection, then checked as UTF-8 (text) - the fail-fast check cannot run on
+compressed bytes.
+
 :class:`StrictProtocol13` replaces Tornado's frame reader (``receive_frame`` here)
 and keeps the rest of Tornado's protocol (handshake, writing, ping/pong,
 the closing handshake and its 5 s timeout). The Tornado hooks it needs are
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import codecs
 import struct
+import zlib
 from typing import Any, List, Optional
 
 from ..protocol import wsframes
@@ -60,6 +67,8 @@ class StrictProtocol13(FencedProtocol13):
     #: being received; None between messages.
     _message_opcode: Optional[int] = None
     _message_buffer: Optional[bytearray] = None
+    #: The data message being received is compressed (RSV1 on its first frame).
+    _message_compressed = False
 
     async def _read_exactly(self, n: int) -> bytes:
         return await self.stream.read_bytes(n)
@@ -95,8 +104,11 @@ class StrictProtocol13(FencedProtocol13):
         elif length == 127:
             length = struct.unpack("!Q", await self._read_exactly(8))[0]
 
+        # RSV1 starts a compressed message when permessage-deflate was negotiated;
+        # no other reserved bit, frame or extension is ever allowed.
+        compressed = reserved == 0x40 and opcode in (1, 2) and self.deflate_negotiated()
         problem = None
-        if reserved:  # no extension is negotiated, so no bit may be set
+        if reserved and not compressed:
             problem = "Reserved bits set"
         elif opcode not in KNOWN_OPCODES:
             problem = "Reserved opcode %d" % opcode
@@ -127,7 +139,7 @@ class StrictProtocol13(FencedProtocol13):
             return
 
         mask = await self._read_exactly(4)
-        if opcode == 1 and not self._failed:
+        if opcode == 1 and not self._failed and not compressed:
             self._text_decoder = codecs.getincrementaldecoder("utf-8")()
             self._text_parts = []
         checking_text = (not control and not self._failed and self._text_decoder is not None
@@ -145,17 +157,21 @@ class StrictProtocol13(FencedProtocol13):
             self._message_opcode = opcode
             self._message_buffer = bytearray()
             self._pending_bytes = 0
+            self._message_compressed = compressed
         buffer = self._message_buffer
         assert buffer is not None
         self._pending_bytes += length
-        if self._message_opcode == 2:
+        if self._message_opcode == 2 or self._message_compressed:
             buffer.extend(payload)
         if not fin:
             return
         message_opcode = self._message_opcode
         self._message_buffer = None
         self._pending_bytes = 0
-        if message_opcode == 1:
+        if self._message_compressed:
+            self._message_compressed = False
+            future = self._inflated_message(message_opcode, bytes(buffer))
+        elif message_opcode == 1:
             try:
                 self._text_parts.append(self._text_decoder.decode(b"", final=True))  # type: ignore[union-attr]
             except UnicodeDecodeError:
@@ -169,6 +185,27 @@ class StrictProtocol13(FencedProtocol13):
             future = self.dispatch_message(data)
         if future is not None:
             await future
+
+    def _inflated_message(self, opcode: Optional[int], data: bytes) -> Any:
+        """Inflate a compressed message and dispatch it (a text one checked as
+        UTF-8); fails the connection on bad deflate data or bad UTF-8."""
+        try:
+            data = self.inflate(data)
+        except zlib.error:
+            self._fail(INVALID_PAYLOAD, "Invalid deflate data")
+            return None
+        except Exception:  # Tornado's own error for more than max_message_size
+            self.close(TOO_BIG, "Message too big")
+            self.abort()
+            return None
+        if opcode != 1:
+            return self.dispatch_message(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            self._fail(INVALID_PAYLOAD, "Invalid UTF-8 in text message")
+            return None
+        return self.dispatch_message(text)
 
     async def _read_payload(self, length: int, mask: bytes, checking_text: bool) -> Optional[bytes]:
         """The unmasked payload; text is decoded as it arrives (partial

@@ -103,6 +103,7 @@ def ready_fields(codec: Codec, heartbeat: float, services: Sequence[Service],
     if codec.name != "json":
         fields.append((codec.name, codec.version))
     fields.append(("mode", default.options.broadcast))
+    fields.append(("compression", default.options.compression))  # docs/compression.md
     fields += [
         ("heartbeat", format_number(heartbeat)),
         ("disconnect_delay_ms", str(int(round(default.options.disconnect_delay * 1000)))),
@@ -120,8 +121,8 @@ def ready_fields(codec: Codec, heartbeat: float, services: Sequence[Service],
 async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
                  mounts: Callable[[float], List[Mount]],
                  ready: Callable[[str], None], limits: ServerLimits,
-                 broadcast: Optional[str], scale: ScaleOut, status_file: Optional[str],
-                 after_ready: Optional[Callable[[asyncio.AbstractEventLoop], None]]) -> int:
+                 broadcast: Optional[str], compression: Optional[str], scale: ScaleOut,
+                 status_file: Optional[str], after_ready: Optional[Callable[[asyncio.AbstractEventLoop], None]]) -> int:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -139,6 +140,8 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
             service.options.max_buffer = limits.max_session_buffer
         if broadcast is not None:
             service.options.broadcast = broadcast
+        if compression is not None:
+            service.options.compression = compression
         if scale.workers > 1:
             service.options.websocket_only = True
     budget = OutputBudget(limits.max_total_buffer)
@@ -241,11 +244,13 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
           ready: Optional[Callable[[str], None]] = None,
           limits: Optional[ServerLimits] = None,
           broadcast: Optional[str] = None,
+          compression: Optional[str] = None,
           scale: ScaleOut = ScaleOut(),
           status_file: Optional[str] = None,
           after_ready: Optional[Callable[[asyncio.AbstractEventLoop], None]] = None) -> int:
     """Run until SIGTERM/SIGINT; returns the exit status. ``broadcast``
-    (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``;
+    (``"fast"``/``"naive"``) overrides every mount's ``ServiceOptions.broadcast``,
+    ``compression`` (``"none"``/``"permessage-deflate"``) its ``compression``;
     ``scale``: this process's part in a scale-out (docs/protocol.md section 6;
     several workers are started by ``scaleout/workers.py``, which runs this
     in each); ``status_file``: where a server that serves alone keeps its
@@ -259,5 +264,6 @@ def serve(host: str, port: int, heartbeat: float, codec: Codec,
     quiet_malformed_chunked_bodies()
     return asyncio.run(_serve(host=host, port=port, heartbeat=heartbeat, codec=codec,
                               mounts=mounts, ready=ready or print_ready,
-                              limits=limits or ServerLimits(), broadcast=broadcast, scale=scale,
+                              limits=limits or ServerLimits(), broadcast=broadcast,
+                              compression=compression, scale=scale,
                               status_file=status_file, after_ready=after_ready))

@@ -1,6 +1,6 @@
 """The fence: every private Tornado name this server uses, and only here.
 
-Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do five
+Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do six
 things this server needs:
 
 * count a stream's unsent bytes (for the per-session and process-wide
@@ -11,6 +11,9 @@ things this server needs:
 * replace the websocket frame reader (``rfc6455.StrictProtocol13``) while
   keeping Tornado's handshake, writing and closing handshake;
 * accept connections with our own loop (``accept.AcceptLoop``);
+* compress a message with the permessage-deflate context Tornado negotiated
+  for a connection, for our own frame writer, and inflate a compressed
+  message for our own frame reader (``--compression``, docs/compression.md);
 * tell a malformed chunked request body apart from a real crash in its
   log: Tornado 6.5.10 checks the CRLF after a chunk's data with ``assert``
   and logs the AssertionError as "Uncaught exception" with a traceback.
@@ -63,6 +66,13 @@ PRIVATE_NAMES = (
     (WebSocketProtocol13, "_receive_frame", "attr",
      "the frame reader that _receive_frame_loop calls; replaced by "
      "StrictProtocol13.receive_frame"),
+    (WebSocketProtocol13, "_compressor", "instance",
+     "the connection's permessage-deflate compressor (None unless negotiated): "
+     "its compress() keeps the context Tornado agreed with the client "
+     "(takeover, window bits) and strips the 00 00 ff ff tail"),
+    (WebSocketProtocol13, "_decompressor", "instance",
+     "the connection's permessage-deflate decompressor (None unless "
+     "negotiated): decompress() appends the tail and bounds the size"),
     (WebSocketProtocol, "_abort", "attr",
      "drop the TCP connection at once (a client that broke the protocol)"),
     (WebSocketProtocol, "_run_callback", "attr",
@@ -254,6 +264,22 @@ class FencedProtocol13(WebSocketProtocol13):
     def handle_control(self, opcode: int, payload: bytes) -> None:
         """Tornado's handling of a valid close, ping or pong frame."""
         self._handle_message(opcode, payload)
+
+    def deflate_negotiated(self) -> bool:
+        """True when the upgrade agreed on permessage-deflate."""
+        return self._compressor is not None
+
+    def deflate(self, data: bytes) -> bytes:
+        """One message's payload compressed as negotiated (RFC 7692 7.2.1: the
+        trailing 00 00 ff ff removed), to be sent with RSV1 set."""
+        assert self._compressor is not None
+        return self._compressor.compress(data)
+
+    def inflate(self, data: bytes) -> bytes:
+        """A compressed message's payload inflated; raises ``zlib.error`` on
+        bad data and another exception past ``max_message_size``."""
+        assert self._decompressor is not None
+        return self._decompressor.decompress(data)
 
 
 # -- accepting --------------------------------------------------------------

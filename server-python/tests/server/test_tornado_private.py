@@ -12,6 +12,7 @@ import socket
 import tornado
 from tornado.iostream import IOStream
 from tornado.tcpserver import TCPServer
+from tornado.websocket import WebSocketProtocol13, _WebSocketParams
 
 from sockbench_server.tornado_io import tornado_private as fence
 
@@ -36,6 +37,9 @@ def instance_of(owner):
     """A real object of ``owner`` (or a subclass) to look attributes up on."""
     if owner is TCPServer:
         return TCPServer()
+    if owner is WebSocketProtocol13:
+        # No handler or stream is touched by __init__, which sets the attributes.
+        return WebSocketProtocol13(None, False, _WebSocketParams())
     sock = socket.socket()
     return IOStream(sock)  # BaseIOStream's attributes are set by its __init__
 

@@ -54,6 +54,8 @@
         ['runtime', `${s.runtime} ${s.runtime_version}`],
         ['codec', s.codec ?? 'n/a'],
         ['mode', s.mode ?? 'n/a'],
+        // docs/compression.md: absent in files from before COMPRESSION= existed, which ran without it
+        ['websocket compression', p.compression ?? 'none'],
       ]),
       factGroup('Machine', [
         ['CPU', m.cpu_model],

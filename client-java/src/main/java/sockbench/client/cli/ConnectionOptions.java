@@ -3,8 +3,12 @@ package sockbench.client.cli;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import sockbench.client.websocket.Compression;
 
-/** How the benchmark's connections are opened and read: payload size, connect limits, I/O threads, read coalescing. */
+/**
+ * How the benchmark's connections are opened and read: payload size, connect limits, I/O threads,
+ * read coalescing, websocket compression.
+ */
 final class ConnectionOptions {
 
     @Mixin
@@ -26,12 +30,25 @@ final class ConnectionOptions {
                     + "carries many frames, microseconds, 0..10000 (0 = off; adds at most this much to measured RTTs under load). Default: ${DEFAULT-VALUE}.")
     long readCoalesceUs;
 
+    @Option(names = "--compression", paramLabel = "none|permessage-deflate", defaultValue = "none",
+            description = "What each websocket upgrade offers: none, or permessage-deflate (RFC 7692; the server must "
+                    + "accept it or the session fails to open; the client inflates, and sends uncompressed). "
+                    + "docs/compression.md. Default: ${DEFAULT-VALUE}.")
+    String compressionName;
+
     /** Usage errors for values out of range (payload size, connect limits, read coalescing). */
     void check(CommandSpec spec) {
         payload.resolve(spec);
         Usage.require(spec, connectTimeoutS > 0 && connectConcurrency >= 1,
                 "--connect-timeout must be > 0 and --connect-concurrency >= 1");
         Usage.require(spec, readCoalesceUs >= 0 && readCoalesceUs <= 10_000, "--read-coalesce-us must be 0..10000");
+        compression(spec);
+    }
+
+    /** --compression as a value; a usage error (exit 2) naming the choices when it is none of them. */
+    Compression compression(CommandSpec spec) {
+        return Usage.parse(spec, "--compression", () -> Compression.byUserName(compressionName).orElseThrow(
+                () -> new IllegalArgumentException("'" + compressionName + "' is not one of none, permessage-deflate")));
     }
 
     long connectTimeoutNs() {

@@ -76,6 +76,7 @@ final class FleetOptions {
         Map<String, String> assign = new LinkedHashMap<>();
         assign.put("url", target.url());
         assign.put("transport", target.transport().jsonName());
+        assign.put("compression", target.compression().userName());
         assign.put("connect_timeout_ns", Long.toString(connection.connectTimeoutNs()));
         // The handshake limit protects the server's listen backlog: the agents share it.
         assign.put("connect_concurrency", Integer.toString(Math.max(1, connection.connectConcurrency / agents)));

@@ -42,6 +42,7 @@ import sockbench.client.sweep.RunResult;
 import sockbench.client.sweep.ServerInfo;
 import sockbench.client.sweep.Sweep;
 import sockbench.client.sweep.SweepSettings;
+import sockbench.client.websocket.Compression;
 
 /**
  * The benchmark: sweep one server and write the result file. Its options come in groups (the
@@ -150,7 +151,10 @@ public final class RunCommand implements Callable<Integer> {
             return 0;
         }
         Usage.require(spec, url != null, "Missing required option: '--url=URL'");
-        Target target = Usage.parse(spec, "--url", () -> new Target(url, tr));
+        Compression compression = connection.compression(spec);
+        Usage.require(spec, compression == Compression.NONE || mix.websocketOnly(),
+                "--compression " + compression.userName() + " compresses websocket sessions only: use --transports websocket");
+        Target target = Usage.parse(spec, "--url", () -> new Target(url, tr, compression));
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
         if (sweepPlan.churnPct() > 0 && !sweepPlan.allCopies()) {
@@ -177,7 +181,7 @@ public final class RunCommand implements Callable<Integer> {
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payload.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates)
-                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).transports(mix).build();
+                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).transports(mix).compression(compression).build();
 
         // Every session is a socket: a level this process (or each agent) cannot hold would fail
         // connection by connection minutes in; refuse it now, in one line (exit 2, no stack trace).
@@ -222,7 +226,7 @@ public final class RunCommand implements Callable<Integer> {
                 ? levelsSoFar -> localClient.withAgents(f.runId(), f.records(levelsSoFar))
                 : levelsSoFar -> localClient;
         RunOutputs outputs = new RunOutputs(
-                new RunOutputs.Run(runId, server.label(serverInfo, mix), started, machine, serverInfo, settings),
+                new RunOutputs.Run(runId, server.label(serverInfo, mix, compression), started, machine, serverInfo, settings),
                 clientOf, warnings, out, legacy, System.err);
         return sweep(loadEngine, settings, warnings, outputs, idlePids);
     }

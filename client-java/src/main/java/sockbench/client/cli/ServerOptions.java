@@ -10,6 +10,7 @@ import sockbench.client.engine.TransportMix;
 import sockbench.client.sampling.ProcFiles;
 import sockbench.client.sweep.ReadyLine;
 import sockbench.client.sweep.ServerInfo;
+import sockbench.client.websocket.Compression;
 
 /** What the benchmark records about the server under test: its process, its READY line, names and legend label. */
 final class ServerOptions {
@@ -69,8 +70,11 @@ final class ServerOptions {
                 serverPid, cpus, new LinkedHashMap<>(values));
     }
 
-    /** --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown parts. */
-    String label(ServerInfo s, TransportMix transports) {
+    /**
+     * --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown
+     * parts, then the sessions' transports and compression when they are not the plain websocket.
+     */
+    String label(ServerInfo s, TransportMix transports, Compression compression) {
         if (label != null) {
             return label;
         }
@@ -86,6 +90,9 @@ final class ServerOptions {
         }
         if (!transports.websocketOnly()) { // the sessions' transports are part of what was measured
             b.append(" · ").append(transports.spec());
+        }
+        if (compression != Compression.NONE) { // so is what the upgrade negotiated
+            b.append(" · ").append(compression.userName());
         }
         return b.toString();
     }

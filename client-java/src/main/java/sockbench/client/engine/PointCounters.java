@@ -36,6 +36,12 @@ public final class PointCounters {
         MALFORMED,
         /** Bytes read from the sockets while the point ran (diagnostics: bytes per message). */
         BYTES_READ,
+        /**
+         * What the compressed (permessage-deflate) messages read while the point ran inflated to,
+         * bytes; 0 without {@code --compression}. Against {@link #BYTES_READ}: the compression the
+         * sessions saw.
+         */
+        INFLATED_BYTES,
         /** Copies of any message that arrived while the point ran, inside the window or not (diagnostics). */
         RECEIVED_ALL,
         /** Socket read calls that returned data while the point ran (diagnostics: messages per read syscall). */

@@ -149,6 +149,11 @@ final class ReceiveAccounting {
         counters.increment(Count.READS);
     }
 
+    /** Compressed messages of the read just decoded inflated to {@code bytes} bytes ({@code --compression}). */
+    void inflated(long bytes) {
+        counters.add(Count.INFLATED_BYTES, bytes);
+    }
+
     /** Called after the bytes of a read were decoded: adds the read's tallies to the counters. */
     void afterRead() {
         flushTallies();

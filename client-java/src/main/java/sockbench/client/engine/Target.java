@@ -3,10 +3,12 @@ package sockbench.client.engine;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.ThreadLocalRandom;
+import sockbench.client.websocket.Compression;
 
 /**
  * Where the connections go: the SockJS app URL (e.g. {@code http://127.0.0.1:8080/broadcast})
- * and the transport, which together give each connection's websocket path.
+ * and the transport, which together give each connection's websocket path, and what the
+ * websocket upgrade asks of that endpoint ({@link Compression}).
  */
 public final class Target {
 
@@ -16,13 +18,20 @@ public final class Target {
     private final String prefix;
     private final Transport transport;
     private final InetSocketAddress address;
+    private final Compression compression;
+
+    /** A target whose websocket upgrades offer no extension. */
+    public Target(String url, Transport transport) {
+        this(url, transport, Compression.NONE);
+    }
 
     /**
-     * @param url       SockJS app URL: {@code http://} or {@code ws://}, host, port, path prefix
-     * @param transport sockjs (framed) or raw websocket
+     * @param url         SockJS app URL: {@code http://} or {@code ws://}, host, port, path prefix
+     * @param transport   sockjs (framed) or raw websocket
+     * @param compression what every websocket upgrade offers (HTTP transports are never compressed)
      * @throws IllegalArgumentException if the URL is not of that form
      */
-    public Target(String url, Transport transport) {
+    public Target(String url, Transport transport, Compression compression) {
         URI uri;
         try {
             uri = new URI(url);
@@ -46,6 +55,7 @@ public final class Target {
         this.prefix = path;
         this.transport = transport;
         this.address = new InetSocketAddress(host, port);
+        this.compression = compression;
     }
 
     public String url() {
@@ -54,6 +64,11 @@ public final class Target {
 
     public Transport transport() {
         return transport;
+    }
+
+    /** What every websocket upgrade offers: no extension, or permessage-deflate. */
+    public Compression compression() {
+        return compression;
     }
 
     public InetSocketAddress address() {

@@ -11,7 +11,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import sockbench.client.sockjs.SockJsProtocolException;
+import sockbench.client.websocket.Compression;
+import sockbench.client.websocket.DeflateNegotiation;
 import sockbench.client.websocket.JavaWebSocketFence;
+import sockbench.client.websocket.MessageInflater;
 import sockbench.client.websocket.UpgradeResponseEnd;
 import sockbench.client.websocket.WsFrameDecoder;
 import sockbench.client.websocket.WsProtocolException;
@@ -29,6 +32,11 @@ import sockbench.client.websocket.WsProtocolException;
  * ({@link UpgradeResponseEnd}): the response goes to Java-WebSocket, whatever follows (often the
  * {@code o} frame) to our decoder. Queued frames go out through {@link GatheredWriter}.
  *
+ * <p><b>Compression.</b> With {@code --compression permessage-deflate} the upgrade offers it
+ * ({@link DeflateNegotiation}); an answer that does not accept it fails the open with that reason
+ * (the run's first error), and an accepted one gives the decoder this session's
+ * {@link MessageInflater}, ended when the socket closes. What we send stays uncompressed.
+ *
  * <p>Every method runs on the owning loop's thread.
  */
 final class WsConnection extends Connection implements ReadySocket, JavaWebSocketFence.Events {
@@ -39,9 +47,12 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
     private SocketChannel channel;
     private SelectionKey key;
     private JavaWebSocketFence ws;
-    /** The upgrade request's path and Host header, fixed at connect. */
+    /** The upgrade request's path and Host header, and what it offers, fixed at connect. */
     private String path;
     private String host;
+    private Compression compression = Compression.NONE;
+    /** This session's inflater, once the server accepted permessage-deflate; null otherwise. */
+    private MessageInflater inflater;
     /**
      * Our close frame is out and the socket stays open until the server closes the TCP connection
      * (or the churn's deadline drops it): the side that closes first keeps the TIME_WAIT, and a
@@ -70,15 +81,17 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
 
     @Override
     void connect(Selector selector, SocketAddress address, InetAddress source, long deadline, Target target) {
-        connect(selector, address, source, deadline, target.websocketPath(clientId), target.hostHeader());
+        connect(selector, address, source, deadline, target.websocketPath(clientId), target.hostHeader(),
+                target.compression());
     }
 
     /** Starts the non-blocking TCP connect; failures go to {@link ConnectionEvents#openFailed}. */
     void connect(Selector selector, SocketAddress address, InetAddress source, long deadline, String path,
-                 String host) {
+                 String host, Compression compression) {
         deadlineNs = deadline;
         this.path = path;
         this.host = host;
+        this.compression = compression;
         try {
             channel = SocketChannel.open();
             channel.configureBlocking(false);
@@ -113,7 +126,7 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
     private void startHandshake() throws IOException {
         state = State.HANDSHAKING;
         ws = new JavaWebSocketFence(channel, key, this);
-        ws.startHandshake(path, host);
+        ws.startHandshake(path, host, compression == Compression.PERMESSAGE_DEFLATE ? DeflateNegotiation.OFFER : null);
     }
 
     // --- reading ---------------------------------------------------------------------------
@@ -140,7 +153,11 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         }
         if (n > 0) {
             accounting.beforeRead(n, System.nanoTime());
+            long inflatedBefore = inflater == null ? 0 : inflater.inflatedBytes();
             receive(buf.array(), buf.arrayOffset(), buf.arrayOffset() + n);
+            if (inflater != null) {
+                accounting.inflated(inflater.inflatedBytes() - inflatedBefore);
+            }
             accounting.afterRead();
         }
         return n;
@@ -154,6 +171,9 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
             int upTo = headerEnd < 0 ? end : headerEnd;
             ws.decodeUpgradeResponse(b, start, upTo); // may report a refusal through closedByLibrary
             if (headerEnd < 0 || state != State.HANDSHAKING || !ws.upgraded()) {
+                return;
+            }
+            if (!acceptExtensions()) {
                 return;
             }
             if (framing == Transport.RAW) {
@@ -171,6 +191,26 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         } catch (WsProtocolException | SockJsProtocolException e) {
             protocolError(e.getMessage());
         }
+    }
+
+    /**
+     * Checks the accepted upgrade's Sec-WebSocket-Extensions against our offer and, for
+     * permessage-deflate, gives the decoder this session's inflater; false (the open failed, with
+     * the reason) when the answer is not what we asked for.
+     */
+    private boolean acceptExtensions() {
+        DeflateNegotiation.Accepted accepted;
+        try {
+            accepted = DeflateNegotiation.check(compression, ws.answeredExtensions());
+        } catch (WsProtocolException e) {
+            failOpen("websocket upgrade: " + e.getMessage());
+            return false;
+        }
+        if (accepted != null) {
+            inflater = new MessageInflater(accepted.serverNoContextTakeover());
+            decoder.inflateWith(inflater);
+        }
+        return true;
     }
 
     // --- what the ReceiveSink reports --------------------------------------------------------
@@ -309,6 +349,9 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
 
     @Override
     void closeSockets() {
+        if (inflater != null) {
+            inflater.end(); // its native zlib state, now rather than at the next GC
+        }
         if (key != null) {
             key.cancel();
         }

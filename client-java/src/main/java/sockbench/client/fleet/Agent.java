@@ -19,6 +19,7 @@ import sockbench.client.engine.PointCounters.Count;
 import sockbench.client.engine.Target;
 import sockbench.client.sampling.OpenFilesLimit;
 import sockbench.client.engine.Transport;
+import sockbench.client.websocket.Compression;
 
 /**
  * One agent: registers on the bus under its run id (a hash with a heartbeat time to live), waits
@@ -143,7 +144,10 @@ public final class Agent {
     }
 
     private LocalLoadEngine engineFor(Map<String, String> c) throws IOException {
-        Target target = new Target(c.get("url"), Transport.valueOf(c.get("transport").toUpperCase(Locale.ROOT)));
+        // A coordinator from before --compression sends none: no compression.
+        Compression compression = Compression.byUserName(c.getOrDefault("compression", "none")).orElseThrow(
+                () -> new IllegalArgumentException("unknown compression in the assignment: " + c.get("compression")));
+        Target target = new Target(c.get("url"), Transport.valueOf(c.get("transport").toUpperCase(Locale.ROOT)), compression);
         boundTo = SourceAddresses.parse(sourceAddresses, target);
         Engine engine = Engine.builder(target).ioThreads(ioThreads)
                 .connectTimeoutNs(Long.parseLong(c.get("connect_timeout_ns")))

@@ -154,6 +154,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("strict_delivered_pct", s.strictDeliveredPct());
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
         g.writeStringField("transports", st.transports().spec());
+        g.writeStringField("compression", st.compression().userName());
         SessionsFieldsWriter.parameters(g, p);
         g.writeEndObject();
     }
@@ -245,6 +246,12 @@ public final class JsonResultWriter implements ResultWriter {
             messagesPerFrame(g, p.messagesPerFrame());
         }
         SessionsFieldsWriter.point(g, p);
+        if (p.compression() != null) { // optional: only with --compression permessage-deflate
+            g.writeObjectFieldStart("compression");
+            g.writeNumberField("bytes_read", p.compression().bytesRead());
+            g.writeNumberField("bytes_inflated", p.compression().bytesInflated());
+            g.writeEndObject();
+        }
         if (!p.transports().isEmpty()) { // optional: only a mix of transports has a breakdown
             transports(g, p.transports());
         }

@@ -42,6 +42,7 @@ import java.util.List;
  * @param completion         all-copies points: per measured message, scheduled send → its last copy; null otherwise
  * @param churn              the reconnect storm through the window ({@code --churn}); null without churn
  * @param transports         with a mix of SockJS transports, each one's share of the point; empty otherwise
+ * @param compression        with {@code --compression permessage-deflate}: bytes read against bytes inflated; null otherwise
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -52,7 +53,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
                           List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
                           LatencySummary fanout, CompletionSummary completion, ChurnRecord churn,
-                          List<TransportPointResult> transports) {
+                          List<TransportPointResult> transports, CompressionBytes compression) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -108,6 +109,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private Double stealPct;
         private List<AgentPointResult> agents = List.of();
         private String agentLost;
+        private CompressionBytes compression;
         private MessagesPerFrame messagesPerFrame;
         private LatencySummary fanout;
         private CompletionSummary completion;
@@ -277,8 +279,13 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder compression(CompressionBytes value) {
+            this.compression = value;
+            return this;
+        }
+
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports, compression);
         }
     }
 }

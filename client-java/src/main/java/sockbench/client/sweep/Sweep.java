@@ -10,16 +10,17 @@ import java.util.function.Consumer;
 import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.ConnectProgress;
 import sockbench.client.engine.CopyCompletion;
-import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointCounters.Count;
+import sockbench.client.engine.PointCounters;
 import sockbench.client.engine.PointSchedule;
 import sockbench.client.sampling.ProcessGroup;
 import sockbench.client.sampling.ProcessSampler;
+import sockbench.client.stats.AgentPointResult;
 import sockbench.client.stats.ChurnRecord;
+import sockbench.client.stats.CompletionSummary;
+import sockbench.client.stats.CompressionBytes;
 import sockbench.client.stats.ConnectRecord;
 import sockbench.client.stats.IdleRecord;
-import sockbench.client.stats.AgentPointResult;
-import sockbench.client.stats.CompletionSummary;
 import sockbench.client.stats.LatencySummary;
 import sockbench.client.stats.LevelResult;
 import sockbench.client.stats.Phase;
@@ -28,6 +29,7 @@ import sockbench.client.stats.PointRules;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.SaturationPoint;
 import sockbench.client.stats.TransportPointResult;
+import sockbench.client.websocket.Compression;
 
 /**
  * The controller: for each concurrency level, open N connections, then measure the points
@@ -374,6 +376,8 @@ public final class Sweep {
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
                 .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
                 .fanout(fanout).completion(completion).churn(churn).transports(byTransport)
+                .compression(settings.compression() == Compression.NONE ? null
+                        : new CompressionBytes(c.get(Count.BYTES_READ), c.get(Count.INFLATED_BYTES)))
                 .build();
     }
 

@@ -5,6 +5,7 @@ import sockbench.client.engine.TransportMix;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
 import sockbench.client.stats.Thresholds;
+import sockbench.client.websocket.Compression;
 
 /**
  * Everything that shapes the sweep's measurements (recorded as {@code parameters} in results).
@@ -23,11 +24,12 @@ import sockbench.client.stats.Thresholds;
  * @param maxRateGiven     true when the user gave the max rate ({@code --max-rate}): it then caps every
  *                         level, ceiling or not
  * @param transports       which SockJS transport each session uses ({@code --transports})
+ * @param compression      what the websocket upgrades offered ({@code --compression})
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
                             int payloadBytes, int clientCores, SearchRules search,
                             Map<Integer, Double> levelStartRates, Map<Integer, Double> clientCeilings,
-                            boolean maxRateGiven, TransportMix transports) {
+                            boolean maxRateGiven, TransportMix transports, Compression compression) {
 
     public SweepSettings {
         if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
@@ -59,6 +61,7 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
         private Map<Integer, Double> clientCeilings = Map.of();
         private boolean maxRateGiven;
         private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
+        private Compression compression = Compression.NONE;
 
         private Builder(SweepPlan plan) {
             this.plan = plan;
@@ -112,9 +115,15 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
             return this;
         }
 
+        /** What the websocket upgrades offer; default no extension. */
+        public Builder compression(Compression c) {
+            this.compression = c;
+            return this;
+        }
+
         public SweepSettings build() {
             return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates,
-                    clientCeilings, maxRateGiven, transports);
+                    clientCeilings, maxRateGiven, transports, compression);
         }
     }
 }

@@ -81,7 +81,8 @@ public final class JavaWebSocketFence {
             new Name("org.java_websocket.drafts.Draft_6455",
                     "RFC 6455, the only protocol version the servers speak"),
             new Name("org.java_websocket.drafts.Draft_6455#<init>()",
-                    "no extensions, no subprotocols (the decoder rejects RSV bits)"),
+                    "no extensions of the library's own, no subprotocols: what we send is never compressed "
+                            + "(RFC 7692 allows a client's uncompressed messages), and the receive path is ours"),
             new Name("org.java_websocket.handshake.HandshakeImpl1Client",
                     "the upgrade request we fill in"),
             new Name("org.java_websocket.handshake.HandshakeImpl1Client#<init>()",
@@ -89,7 +90,8 @@ public final class JavaWebSocketFence {
             new Name("org.java_websocket.handshake.HandshakeImpl1Client#setResourceDescriptor(java.lang.String)",
                     "the request path (/<prefix>/websocket or the SockJS session path)"),
             new Name("org.java_websocket.handshake.HandshakeImpl1Client#put(java.lang.String,java.lang.String)",
-                    "the Host header"),
+                    "the Host header, and Sec-WebSocket-Extensions when compression is asked for (Draft_6455 adds "
+                            + "that header only for extensions it was given, and it is given none)"),
             new Name("org.java_websocket.exceptions.InvalidHandshakeException",
                     "what startHandshake throws for a request it cannot write; becomes an IOException"),
             new Name("org.java_websocket.framing.PongFrame",
@@ -107,7 +109,10 @@ public final class JavaWebSocketFence {
             new Name("org.java_websocket.WebSocket",
                     "the first parameter of every callback (always our own WebSocketImpl; unused)"),
             new Name("org.java_websocket.handshake.Handshakedata",
-                    "a parameter of onWebsocketOpen (unused)"),
+                    "a parameter of onWebsocketOpen: the server's accepted upgrade response"),
+            new Name("org.java_websocket.handshake.Handshakedata#getFieldValue(java.lang.String)",
+                    "the answer's Sec-WebSocket-Extensions (\"\" when absent; the draft's DefaultExtension "
+                            + "accepts any answer, so DeflateNegotiation checks it)"),
             new Name("org.java_websocket.WebSocketListener#onWebsocketOpen(org.java_websocket.WebSocket,"
                     + "org.java_websocket.handshake.Handshakedata)",
                     "the upgrade succeeded; the caller learns it from isOpen() after the decode"),
@@ -151,6 +156,8 @@ public final class JavaWebSocketFence {
 
     private final SocketChannel channel;
     private final WebSocketImpl ws;
+    /** The accepted upgrade response's Sec-WebSocket-Extensions ("" when it has none); null before. */
+    private String answeredExtensions;
 
     /**
      * @param channel the connection's socket, connected (closed by {@link #closeConnection()})
@@ -163,11 +170,17 @@ public final class JavaWebSocketFence {
         ws.setSelectionKey(key);
     }
 
-    /** Queues the upgrade request for {@code path} with {@code Host: host} (then {@link Events#wantsFlush}). */
-    public void startHandshake(String path, String host) throws IOException {
+    /**
+     * Queues the upgrade request for {@code path} with {@code Host: host} and, unless null,
+     * {@code Sec-WebSocket-Extensions: extensions} (then {@link Events#wantsFlush}).
+     */
+    public void startHandshake(String path, String host, String extensions) throws IOException {
         HandshakeImpl1Client request = new HandshakeImpl1Client();
         request.setResourceDescriptor(path);
         request.put("Host", host);
+        if (extensions != null) {
+            request.put("Sec-WebSocket-Extensions", extensions);
+        }
         try {
             ws.startHandshake(request);
         } catch (InvalidHandshakeException e) {
@@ -186,6 +199,15 @@ public final class JavaWebSocketFence {
     /** True once the upgrade response was accepted. */
     public boolean upgraded() {
         return ws.isOpen();
+    }
+
+    /**
+     * The accepted upgrade response's {@code Sec-WebSocket-Extensions} value, "" when it has none;
+     * null before {@link #upgraded()}. The library accepts any value (it was given no extension to
+     * match), so the caller checks it against what it offered.
+     */
+    public String answeredExtensions() {
+        return answeredExtensions;
     }
 
     /** Queues one text message, framed and masked; throws a RuntimeException when the library refuses. */
@@ -233,8 +255,9 @@ public final class JavaWebSocketFence {
         }
 
         @Override
-        public void onWebsocketOpen(WebSocket conn, Handshakedata d) {
+        public void onWebsocketOpen(WebSocket conn, Handshakedata answer) {
             // The caller sees the upgrade through upgraded() once decodeUpgradeResponse returns.
+            answeredExtensions = answer.getFieldValue("Sec-WebSocket-Extensions");
         }
 
         @Override

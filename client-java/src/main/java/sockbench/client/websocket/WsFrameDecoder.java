@@ -15,8 +15,15 @@ import java.util.Arrays;
  * straddles two reads is copied (into {@link #carry}), and only a fragmented message is
  * reassembled (into {@link #message}); both buffers are reused.
  *
- * <p>What it checks, because a client must (RFC 6455 §5.1–§5.5): frames from the server are
- * not masked; no RSV bits (no extension was negotiated); control frames are final and at most
+ * <p><b>permessage-deflate</b> (RFC 7692, {@code --compression}): once the upgrade accepted it,
+ * {@link #inflateWith} gives the session's {@link MessageInflater}, and a message whose first
+ * frame has RSV1 set is inflated, frame by frame and straight from the read buffer, into the
+ * inflater's reused buffer, which the sink then sees; a message without RSV1 is passed on as
+ * before. docs/compression.md.
+ *
+ * <p>What it checks, because a client must (RFC 6455 §5.1–§5.5, RFC 7692 §6.1): frames from the
+ * server are not masked; no RSV2/RSV3 bits, and RSV1 only on the first frame of a data message
+ * of a session that negotiated permessage-deflate; control frames are final and at most
  * 125 bytes; continuation frames only inside a fragmented message and no new data frame inside
  * one; binary messages are refused (the SockJS protocol is text). It does not check UTF-8:
  * the payloads are ASCII by construction and the {@code --validate} mode does that check
@@ -44,10 +51,22 @@ public final class WsFrameDecoder {
     private byte[] message = new byte[0];
     private int messageLength;
     private boolean inFragmentedMessage;
+    /** The fragmented message in progress is compressed: its fragments go to {@link #inflater}. */
+    private boolean compressedMessage;
+    /** The session's inflater once permessage-deflate was negotiated; null = RSV1 is a protocol error. */
+    private MessageInflater inflater;
     private boolean closed;
 
     public WsFrameDecoder(WsFrameSink sink) {
         this.sink = sink;
+    }
+
+    /**
+     * From now on, messages whose first frame has RSV1 set are inflated by {@code inflater}: the
+     * upgrade answer accepted permessage-deflate. Called before any frame after the upgrade is fed.
+     */
+    public void inflateWith(MessageInflater inflater) {
+        this.inflater = inflater;
     }
 
     /** True once a close frame was decoded: nothing after it is decoded. */
@@ -174,10 +193,16 @@ public final class WsFrameDecoder {
     private void frame(byte[] b, int at) {
         int first = b[at] & 0xFF;
         boolean fin = (first & 0x80) != 0;
-        if ((first & 0x70) != 0) {
+        int opcode = first & 0x0F;
+        boolean rsv1 = (first & 0x40) != 0;
+        if ((first & 0x30) != 0 || rsv1 && inflater == null) {
             throw new WsProtocolException("RSV bits set but no extension was negotiated (RFC 6455 §5.2)");
         }
-        int opcode = first & 0x0F;
+        if (rsv1 && (opcode == OP_CONTINUATION || (opcode & 0x8) != 0)) {
+            // Control frames are never compressed, and RSV1 marks a message's first frame only (RFC 7692 §6.1).
+            throw new WsProtocolException("RSV1 on a " + (opcode == OP_CONTINUATION ? "continuation" : "control")
+                    + " frame (RFC 7692 §6.1)");
+        }
         int len7 = b[at + 1] & 0x7F;
         int header = len7 < 126 ? 2 : len7 == 126 ? 4 : 10;
         // frameLength already accepted this header (and bounded the length to an int).
@@ -191,7 +216,16 @@ public final class WsFrameDecoder {
                 if (inFragmentedMessage) {
                     throw new WsProtocolException("new text frame inside a fragmented message (RFC 6455 §5.4)");
                 }
-                if (fin) {
+                if (rsv1) {
+                    inflater.begin();
+                    inflater.input(b, start, end);
+                    if (fin) {
+                        inflated();
+                    } else {
+                        inFragmentedMessage = true;
+                        compressedMessage = true;
+                    }
+                } else if (fin) {
                     sink.onText(b, start, end);
                 } else {
                     inFragmentedMessage = true;
@@ -202,6 +236,15 @@ public final class WsFrameDecoder {
             case OP_CONTINUATION -> {
                 if (!inFragmentedMessage) {
                     throw new WsProtocolException("continuation frame outside a fragmented message (RFC 6455 §5.4)");
+                }
+                if (compressedMessage) {
+                    inflater.input(b, start, end);
+                    if (fin) {
+                        inFragmentedMessage = false;
+                        compressedMessage = false;
+                        inflated();
+                    }
+                    return;
                 }
                 appendMessage(b, start, payload);
                 if (fin) {
@@ -228,6 +271,14 @@ public final class WsFrameDecoder {
                 // pong: unsolicited pongs are allowed and ignored (RFC 6455 §5.5.3)
             }
             default -> throw new WsProtocolException("reserved opcode 0x" + Integer.toHexString(opcode) + " (RFC 6455 §5.2)");
+        }
+    }
+
+    /** The compressed message's last frame was fed: inflate the tail and hand the message on. */
+    private void inflated() {
+        inflater.finish();
+        if (!inflater.ended()) { // ended: the session closed earlier in this read, nothing more is delivered
+            sink.onText(inflater.buffer(), 0, inflater.length());
         }
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import sockbench.client.websocket.Compression;
 import sockbench.client.websocket.ServerUpgrade;
 
 /**
@@ -95,7 +96,7 @@ class ConnectionTest {
         WsConnection c = new WsConnection(events, transport, 7, null, false);
         InetSocketAddress address = (InetSocketAddress) listener.getLocalAddress();
         String host = "127.0.0.1:" + address.getPort();
-        c.connect(selector, address, null, Long.MAX_VALUE, "/broadcast/websocket", host);
+        c.connect(selector, address, null, Long.MAX_VALUE, "/broadcast/websocket", host, Compression.NONE);
         SocketChannel peer = listener.accept();
         peers.add(peer);
         while (c.state() == Connection.State.CONNECTING) {

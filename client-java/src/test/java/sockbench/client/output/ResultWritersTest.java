@@ -171,6 +171,29 @@ class ResultWritersTest {
     }
 
     @Test
+    void aCompressedRunRecordsItAndEachPointsBytesAndIsValid() throws Exception {
+        SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan()).connectTimeoutS(10).payloadBytes(64)
+                .clientCores(1).compression(sockbench.client.websocket.Compression.PERMESSAGE_DEFLATE).build();
+        PointResult p = point(20, 60, 2.5);
+        PointResult compressed = PointResult.builder().targetRate(p.targetRate()).durationS(p.durationS()).sent(p.sent())
+                .sentPerS(p.sentPerS()).received(p.received()).receivedPerS(p.receivedPerS())
+                .expectedReceived(p.expectedReceived()).rtt(p.rtt()).rttUncorrected(p.rttUncorrected())
+                .clientCpuPct(p.clientCpuPct()).state(p.state()).phase(p.phase())
+                .compression(new sockbench.client.stats.CompressionBytes(12_345, 98_765)).build();
+        List<LevelResult> levels = List.of(new LevelResult(2, 2, 0, 0.1, List.of(compressed), null, null, "max_rate"));
+        String text = json(result(settings, levels, null, List.of(), List.of()));
+        Set<ValidationMessage> errors = validate(text);
+        assertTrue(errors.isEmpty(), errors + "\n" + text);
+        JsonNode root = MAPPER.readTree(text);
+        assertEquals("permessage-deflate", root.get("parameters").get("compression").asText());
+        JsonNode bytes = root.get("levels").get(0).get("points").get(0).get("compression");
+        assertEquals(12_345, bytes.get("bytes_read").asLong());
+        assertEquals(98_765, bytes.get("bytes_inflated").asLong());
+        String unknown = text.replace("\"permessage-deflate\"", "\"gzip\"");
+        assertTrue(!unknown.equals(text) && !validate(unknown).isEmpty(), "an unknown compression is refused");
+    }
+
+    @Test
     void theSchemaCatchesABrokenResult() throws Exception {
         SweepSettings settings = SweepSettings.builder(Profile.SMOKE.plan())
                 .connectTimeoutS(10).payloadBytes(64).clientCores(1).build();

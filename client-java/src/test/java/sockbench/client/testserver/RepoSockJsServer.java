@@ -21,6 +21,7 @@ public final class RepoSockJsServer implements AutoCloseable {
     private static final Path PYTHON = REPO.resolve(".venv-cpython/bin/python");
     private static final Path NODE_APP = REPO.resolve("server-node/broadcast.js");
     private static final Path NODE_MODULES = REPO.resolve("server-node/node_modules");
+    private static final Path SOCKJS_GO = REPO.resolve("bench/peers/sockjs_go/bin/sockjs-go-peer");
 
     private final Process process;
     private final String readyLine;
@@ -45,15 +46,31 @@ public final class RepoSockJsServer implements AutoCloseable {
     }
 
     /**
-     * server-node (sockjs-node 0.3.24) with heartbeats every {@code heartbeatS} seconds, once it
-     * printed READY. On websocket sessions it sends its heartbeat as a websocket ping.
+     * server-node (sockjs-node 0.3.24) with heartbeats every {@code heartbeatS} seconds and
+     * {@code extra} flags (e.g. {@code --compression permessage-deflate}), once it printed READY. On websocket sessions it sends its heartbeat as a websocket ping.
      */
-    public static RepoSockJsServer node(double heartbeatS) throws IOException, InterruptedException {
+    public static RepoSockJsServer node(double heartbeatS, String... extra) throws IOException, InterruptedException {
         if (!Files.isDirectory(NODE_MODULES)) {
             throw new IOException(NODE_MODULES + " is missing: run `make setup-node`");
         }
-        return start("server-node", new ProcessBuilder("node", NODE_APP.toString(), "--port", "0",
-                "--heartbeat", Double.toString(heartbeatS)).directory(REPO.resolve("server-node").toFile()));
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("node", NODE_APP.toString(), "--port", "0",
+                "--heartbeat", Double.toString(heartbeatS)));
+        argv.addAll(java.util.List.of(extra));
+        return start("server-node", new ProcessBuilder(argv).directory(REPO.resolve("server-node").toFile()));
+    }
+
+    /**
+     * The sockjs-go v3 peer (`make peer-sockjs-go`) with heartbeats every {@code heartbeatS} seconds
+     * and {@code extra} flags, once it printed READY.
+     */
+    public static RepoSockJsServer sockjsGo(double heartbeatS, String... extra) throws IOException, InterruptedException {
+        if (!Files.isExecutable(SOCKJS_GO)) {
+            throw new IOException(SOCKJS_GO + " is missing: run `make peer-sockjs-go`");
+        }
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of(SOCKJS_GO.toString(), "--port", "0",
+                "--heartbeat", Double.toString(heartbeatS)));
+        argv.addAll(java.util.List.of(extra));
+        return start("sockjs-go", new ProcessBuilder(argv));
     }
 
     private static RepoSockJsServer start(String name, ProcessBuilder launch) throws IOException, InterruptedException {

@@ -328,7 +328,7 @@ class JavaWebSocketFenceTest {
         channel = SocketChannel.open();
         events = new Recorder();
         JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
-        fence.startHandshake(path, host);
+        fence.startHandshake(path, host, null);
         return fence;
     }
 
@@ -396,5 +396,31 @@ class JavaWebSocketFenceTest {
         fence.decodeUpgradeResponse(response, half, response.length);
         assertTrue(fence.upgraded());
         assertEquals(List.of(), events.closes);
+    }
+
+    @Test
+    void anExtensionOfferGoesOutAndTheAnswerIsHandedBackUnchecked() throws Exception {
+        channel = SocketChannel.open();
+        events = new Recorder();
+        JavaWebSocketFence fence = new JavaWebSocketFence(channel, null, events);
+        fence.startHandshake("/broadcast/websocket", "localhost", DeflateNegotiation.OFFER);
+        String request = new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII);
+        assertTrue(request.contains("\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"), request);
+        assertNull(fence.answeredExtensions(), "nothing before the answer");
+        byte[] response = ServerUpgrade.response(request, true,
+                "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover\r\n").getBytes(StandardCharsets.US_ASCII);
+        fence.decodeUpgradeResponse(response, 0, response.length);
+        assertTrue(fence.upgraded(), "the library accepts any extension answer: DeflateNegotiation judges it");
+        assertEquals("permessage-deflate; server_no_context_takeover", fence.answeredExtensions());
+    }
+
+    @Test
+    void withoutAnOfferTheRequestHasNoExtensionsHeader() throws Exception {
+        JavaWebSocketFence fence = started("/broadcast/websocket", "localhost");
+        String request = new String(takeAll(fence.outgoing()), StandardCharsets.US_ASCII);
+        assertFalse(request.toLowerCase(java.util.Locale.ROOT).contains("sec-websocket-extensions"), request);
+        byte[] response = ServerUpgrade.response(request, true).getBytes(StandardCharsets.US_ASCII);
+        fence.decodeUpgradeResponse(response, 0, response.length);
+        assertEquals("", fence.answeredExtensions());
     }
 }

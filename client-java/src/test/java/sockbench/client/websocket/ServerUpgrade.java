@@ -22,6 +22,11 @@ public final class ServerUpgrade {
      * for or, with {@code rightAccept} false, a wrong one (20 zero bytes, base64: same length).
      */
     public static String response(String request, boolean rightAccept) {
+        return response(request, rightAccept, "");
+    }
+
+    /** As {@link #response(String, boolean)}, with {@code extraHeaders} (each ending in CRLF) before the blank line. */
+    public static String response(String request, boolean rightAccept, String extraHeaders) {
         Matcher key = Pattern.compile("(?i)Sec-WebSocket-Key: (\\S+)\r\n").matcher(request);
         assertTrue(key.find(), "no Sec-WebSocket-Key in " + request);
         byte[] digest;
@@ -32,6 +37,6 @@ public final class ServerUpgrade {
         }
         String accept = Base64.getEncoder().encodeToString(rightAccept ? digest : new byte[20]);
         return "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n";
+                + "Sec-WebSocket-Accept: " + accept + "\r\n" + extraHeaders + "\r\n";
     }
 }
