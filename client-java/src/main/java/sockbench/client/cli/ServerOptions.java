@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import sockbench.client.engine.SlowReaders;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.TransportMix;
 import sockbench.client.sampling.ProcFiles;
@@ -70,7 +71,7 @@ final class ServerOptions {
     }
 
     /** --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown parts. */
-    String label(ServerInfo s, TransportMix transports) {
+    String label(ServerInfo s, TransportMix transports, SlowReaders slow) {
         if (label != null) {
             return label;
         }
@@ -86,6 +87,9 @@ final class ServerOptions {
         }
         if (!transports.websocketOnly()) { // the sessions' transports are part of what was measured
             b.append(" · ").append(transports.spec());
+        }
+        if (slow.active()) { // so are the slow readers: their run is never read as a plain one
+            b.append(" · slow ").append(slow.spec());
         }
         return b.toString();
     }

@@ -49,6 +49,13 @@ abstract class Connection {
      * its close while churn runs is a cycle, not a lost connection.
      */
     boolean churnPool;
+    /**
+     * A slow reader ({@link SlowReaders}): it never sends and its copies are counted apart (its
+     * accounting is the loop's slow one).
+     */
+    boolean slowReader;
+    /** A slow reader's read budget while it is held to its rate; null otherwise (and once its level closes). */
+    ReadBucket readBucket;
     /** Opened by the churn's cycle (a reconnect), not by the level's opening: its open or failure is the churn's. */
     boolean churnReconnect;
     /** Index of this session's member in its loop's {@link ChurnCycle}; -1 when not a member. */
@@ -96,6 +103,14 @@ abstract class Connection {
 
     final boolean isOpen() {
         return state == State.OPEN;
+    }
+
+    /**
+     * Whether this session's figures are the point's: not in the churn pool and not a slow reader
+     * (those never send, and their copies are never the point's verdict).
+     */
+    final boolean inPoints() {
+        return !churnPool && !slowReader;
     }
 
     final boolean isOpening() {

@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One I/O thread: a selector driving a share of the connections. Each turn it runs the
  * controller's tasks, starts the connects that are due ({@link SessionOpener}), ticks the churn
- * ({@link ChurnCycle}), sends what is due ({@link SendCursor}), reads
- * every ready socket with one large buffer (many frames per read syscall; decoding and
+ * ({@link ChurnCycle}), re-arms the slow readers whose budget refilled ({@link ReadThrottle}), sends
+ * what is due ({@link SendCursor}), reads every ready socket with one large buffer (many frames per read syscall; decoding and
  * accounting are the {@link Connection}'s and {@link ReceiveAccounting}'s), and writes queued
  * frames with gathering writes.
  *
@@ -65,6 +65,10 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Which sessions churn ({@link ChurnPool#NONE}: none), and this loop's cycling of them. */
     private final ChurnPool churnPool;
     private final ChurnCycle churn;
+    /** Which sessions read slowly ({@link SlowReaders#NONE}: none), their accounting and their paused sockets. */
+    private final SlowReaders slowReaders;
+    private final ReceiveAccounting slowAccounting;
+    private final ReadThrottle throttle = new ReadThrottle();
     /** The engine's I/O threads, which offset their churn cycles against each other. */
     private final int loopCount;
     private volatile boolean running = true;
@@ -82,11 +86,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      * @param loopCount the engine's I/O threads (this one's churn cycles are offset against theirs)
      * @param churnPool the sessions that churn during points ({@link ChurnPool#NONE}: none)
      * @param mix which transport each client id uses
+     * @param slowReaders the sessions whose reads are held to a rate ({@link SlowReaders#NONE}: none)
      */
     IoLoop(int index, int loopCount, Target target, long originNs, long connectTimeoutNs, int maxInFlight,
            long readCoalesceNs, boolean validate, List<java.net.InetAddress> sourceAddresses, ChurnPool churnPool,
-           TransportMix mix)
+           TransportMix mix, SlowReaders slowReaders)
             throws IOException {
+        this.slowReaders = slowReaders;
+        // The slow readers' copies are counted apart and every one of them is timed (their lag).
+        this.slowAccounting = slowReaders.active() ? new ReceiveAccounting(originNs, true) : null;
         this.index = index;
         this.loopCount = loopCount;
         this.churnPool = churnPool;
@@ -138,13 +146,19 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      */
     void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
         churn.stop();
+        throttle.clear();
         opener.reset(intervalNs, firstAtNs);
         progress = p;
         sessions.clear();
+        long now = System.nanoTime();
         for (int id : clientIds) {
             SessionTransport t = mix.transportOf(id);
-            Connection c = Connection.create(this, target.transport(), t, id, receiveByTransport[t.ordinal()], validate);
+            boolean slow = slowReaders.contains(id);
+            Connection c = Connection.create(this, target.transport(), t, id,
+                    slow ? slowAccounting : receiveByTransport[t.ordinal()], validate);
             c.churnPool = churnPool.contains(id);
+            c.slowReader = slow;
+            c.readBucket = slow ? slowReaders.newBucket(now) : null;
             sessions.add(c);
             opener.queue(c);
         }
@@ -161,6 +175,9 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             if (r != null) {
                 r.start(s);
             }
+        }
+        if (slowAccounting != null) {
+            slowAccounting.start(s);
         }
         sender.start(s, sessions.inOrder(), ids, slots);
         if (churnPool.active() && !churn.running()) {
@@ -182,25 +199,34 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 r.stop();
             }
         }
+        if (slowAccounting != null) {
+            slowAccounting.stop();
+        }
         return result;
     }
 
     /**
      * Every transport's counters added up; with more than one transport in the mix, each one's
-     * copy is kept in {@link PointCounters#byTransport} too.
+     * copy is kept in {@link PointCounters#byTransport} too. The slow readers' counters are never
+     * in the total: they ride along as {@link PointCounters#slow}.
      */
     private PointCounters merged(boolean completed, boolean withHistograms) {
         List<SessionTransport> ts = mix.transports();
+        PointCounters total;
         if (ts.size() == 1) {
             ReceiveAccounting r = receive;
-            return (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+            total = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+        } else {
+            total = new PointCounters();
+            for (SessionTransport t : ts) {
+                ReceiveAccounting r = receiveByTransport[t.ordinal()];
+                PointCounters part = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+                total.add(part);
+                total.byTransport.put(t.userName(), part);
+            }
         }
-        PointCounters total = new PointCounters();
-        for (SessionTransport t : ts) {
-            ReceiveAccounting r = receiveByTransport[t.ordinal()];
-            PointCounters part = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
-            total.add(part);
-            total.byTransport.put(t.userName(), part);
+        if (slowAccounting != null) {
+            total.slow = (completed ? slowAccounting.completedCounters() : slowAccounting.counters()).copy(withHistograms);
         }
         return total;
     }
@@ -208,6 +234,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Closes every connection of the level: politely (close frame) or, with {@code force}, at once. */
     void closeAll(boolean force) {
         churn.stop(); // the pool's sessions close with the rest
+        throttle.clear(); // a closing slow reader reads at full speed, so its close is seen in time
+        for (Connection c : sessions.inOrder()) {
+            if (c.readBucket != null) {
+                c.readBucket = null;
+                if (c instanceof ReadySocket s) {
+                    s.readInterest(true);
+                }
+            }
+        }
         opener.dropQueued();
         for (Connection c : sessions.inOrder()) {
             c.close(force);
@@ -238,6 +273,11 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         return sessions.steadyOpenCount();
     }
 
+    /** Slow readers of this loop's level not closed yet. */
+    int slowOpenCount() {
+        return sessions.slowOpenCount();
+    }
+
     /** As {@link #steadyOpenCount()} per transport name, in the mix's order; empty with one transport. */
     java.util.Map<String, Integer> steadyOpenByTransport() {
         java.util.Map<String, Integer> m = new java.util.LinkedHashMap<>();
@@ -246,7 +286,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 m.put(t.userName(), 0);
             }
             for (Connection c : sessions.inOrder()) {
-                if (c.state() != Connection.State.CLOSED && !c.churnPool) {
+                if (c.state() != Connection.State.CLOSED && c.inPoints()) {
                     m.merge(c.transport.userName(), 1, Integer::sum);
                 }
             }
@@ -299,7 +339,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             return;
         }
         if (!c.closingByUs) {
-            c.accounting.connectionLost();
+            c.accounting.connectionLost(reason);
             health.lost(reason);
             if (progress != null && progress.firstError == null) {
                 progress.firstError = reason;
@@ -381,6 +421,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         long now = System.nanoTime();
         opener.startDue(now);
         churn.tick(now);
+        throttle.resumeDue(now);
         sender.sendDue(target.transport());
         flush();
 
@@ -432,6 +473,10 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             wait = Math.min(wait, churn.nextDueNs() - System.nanoTime());
         }
         wait = Math.min(wait, opener.untilNextPacedNs(now));
+        long rearm = throttle.nextDueNs();
+        if (rearm != Long.MAX_VALUE) {
+            wait = Math.min(wait, rearm - System.nanoTime());
+        }
         return wait;
     }
 
@@ -462,13 +507,45 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     }
 
     private void read(ReadySocket s) {
+        ReadBucket bucket = s.session().readBucket;
+        if (bucket != null) {
+            readSlowly(s, bucket);
+            return;
+        }
         for (int r = 0; r < MAX_READS_PER_KEY; r++) {
             // The clock is read once per read syscall: every message in it arrived "now".
-            int n = s.readReady(readBuffer);
+            int n = s.readReady(readBuffer, READ_BUFFER_BYTES);
             if (n <= 0 || s.session().state() == Connection.State.CLOSED || n < READ_BUFFER_BYTES) {
                 return;
             }
         }
+    }
+
+    /**
+     * A slow reader's read: at most what its bucket holds. A read that took the whole allowance
+     * (or found none) pauses the socket until the bucket is full again; one that drained the
+     * kernel's buffer first stays armed, since the selector only reports it when data arrives.
+     */
+    private void readSlowly(ReadySocket s, ReadBucket bucket) {
+        long now = System.nanoTime();
+        int allowed = bucket.allowance(now, READ_BUFFER_BYTES);
+        if (allowed > 0) {
+            int n = s.readReady(readBuffer, allowed);
+            if (n > 0) {
+                bucket.consume(n);
+            }
+            if (n < allowed) {
+                return; // drained (or gone)
+            }
+        }
+        if (s.session().state() != Connection.State.CLOSED) {
+            throttle.pause(s, bucket.refilledAtNs(now));
+        }
+    }
+
+    /** This loop's paused slow readers (tests). */
+    int pausedReaders() {
+        return throttle.size();
     }
 
     private void flush() {

@@ -72,8 +72,21 @@ final class ReceiveAccounting {
     /** Messages per data frame inside the window (batching, not a verdict). */
     private final FrameCounts frames = new FrameCounts();
 
+    /**
+     * Times every copy of a measured message on every point, not only on all-copies points (the
+     * slow readers' accounting, {@link SlowReaders}: how far behind their view of the broadcast is,
+     * at a cost that does not matter at their read rates), and never tracks completion: a slow
+     * session's copy must not make a message "complete" for the healthy sessions.
+     */
+    private final boolean timesEveryCopy;
+
     ReceiveAccounting(long originNs) {
+        this(originNs, false);
+    }
+
+    ReceiveAccounting(long originNs, boolean timesEveryCopy) {
         this.originNs = originNs;
+        this.timesEveryCopy = timesEveryCopy;
     }
 
     /** The counters, with every message decoded so far included. */
@@ -117,9 +130,9 @@ final class ReceiveAccounting {
         epochWord = epochLength == 0 ? 0 : Payload.prefixWord(s.measureEpoch());
         epochMask = epochLength == 0 ? 0 : Payload.prefixMask(epochLength);
         timed = s.rate() > 0;
-        allCopies = timed && s.allCopies();
+        allCopies = timed && (s.allCopies() || timesEveryCopy);
         halfwayNs = (s.windowStartNs() + s.windowEndNs()) / 2;
-        if (allCopies) {
+        if (allCopies && !timesEveryCopy) {
             completion = CopyCompletion.forMessages(s.measureCount(), completion);
             counters.completion = completion;
         } else {
@@ -274,7 +287,7 @@ final class ReceiveAccounting {
             fanoutSecondSamples++;
             fanoutSecondMicros += micros;
         }
-        if (!completion.record(i, micros)) {
+        if (counters.completion != null && !completion.record(i, micros)) {
             untrackedCopies++;
         }
     }
@@ -311,8 +324,10 @@ final class ReceiveAccounting {
         }
     }
 
-    void connectionLost() {
+    /** A session of this accounting closed without the client asking; {@code reason} as the connection gave it. */
+    void connectionLost(String reason) {
         counters.increment(Count.CONNECTIONS_LOST);
+        counters.lostReasons.merge(LossReason.of(reason), 1, Integer::sum);
     }
 
     void malformed() {

@@ -48,6 +48,8 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
      * reconnect storm must not leave thousands of them on the client's ephemeral ports.
      */
     private boolean awaitingServerClose;
+    /** OP_READ is wanted (false while a slow reader's socket is paused, {@link ReadThrottle}). */
+    private boolean reading = true;
 
     /**
      * @param framing    SockJS-framed websocket or raw websocket endpoint
@@ -88,7 +90,7 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
                 channel.bind(new InetSocketAddress(source, 0));
             }
             boolean connected = channel.connect(address);
-            key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+            key = channel.register(selector, connected ? readOp() : SelectionKey.OP_CONNECT, this);
             if (connected) {
                 startHandshake();
             }
@@ -102,7 +104,7 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
     public void connectReady() {
         try {
             if (channel.finishConnect()) {
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOps(readOp());
                 startHandshake();
             }
         } catch (IOException | RuntimeException e) {
@@ -118,6 +120,23 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
 
     // --- reading ---------------------------------------------------------------------------
 
+    @Override
+    public void readInterest(boolean on) {
+        reading = on;
+        if (key != null && key.isValid() && state != State.CONNECTING) {
+            try {
+                key.interestOps(on ? key.interestOps() | SelectionKey.OP_READ : key.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /** OP_READ, or nothing while paused. */
+    private int readOp() {
+        return reading ? SelectionKey.OP_READ : 0;
+    }
+
     /**
      * Reads once into {@code buf} (a heap buffer the loop owns), tells this session's accounting
      * when the bytes arrived, and decodes them.
@@ -125,8 +144,9 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
      * @return bytes read, 0 if none, -1 if the connection is gone
      */
     @Override
-    public int readReady(ByteBuffer buf) {
+    public int readReady(ByteBuffer buf, int max) {
         buf.clear();
+        buf.limit(Math.min(max, buf.capacity()));
         int n;
         try {
             n = channel.read(buf);
@@ -253,12 +273,12 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         try {
             if (!GatheredWriter.drain(ws.outgoing(), channel, gather)) {
                 if (key.isValid()) {
-                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    key.interestOps(readOp() | SelectionKey.OP_WRITE);
                 }
                 return;
             }
             if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOps(readOp());
             }
             if (ws.closeAfterFlush() && !awaitingServerClose) {
                 ws.closeConnection(); // our close frame is out: now close the socket

@@ -155,6 +155,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeNumberField("steal_warn_pct", s.stealWarnPct());
         g.writeStringField("transports", st.transports().spec());
         SessionsFieldsWriter.parameters(g, p);
+        SlowClientsWriter.parameters(g, st.slowReaders());
         g.writeEndObject();
     }
 
@@ -248,6 +249,7 @@ public final class JsonResultWriter implements ResultWriter {
         if (!p.transports().isEmpty()) { // optional: only a mix of transports has a breakdown
             transports(g, p.transports());
         }
+        SlowClientsWriter.point(g, p.slowClients());
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {

@@ -42,6 +42,7 @@ import java.util.List;
  * @param completion         all-copies points: per measured message, scheduled send → its last copy; null otherwise
  * @param churn              the reconnect storm through the window ({@code --churn}); null without churn
  * @param transports         with a mix of SockJS transports, each one's share of the point; empty otherwise
+ * @param slowClients        the slow readers' own figures ({@code --slow-clients}); null without slow readers
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -52,7 +53,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
                           List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
                           LatencySummary fanout, CompletionSummary completion, ChurnRecord churn,
-                          List<TransportPointResult> transports) {
+                          List<TransportPointResult> transports, SlowClientsRecord slowClients) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -113,6 +114,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private CompletionSummary completion;
         private ChurnRecord churn;
         private List<TransportPointResult> transports = List.of();
+        private SlowClientsRecord slowClients;
 
         private Builder() {
         }
@@ -272,13 +274,18 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder slowClients(SlowClientsRecord value) {
+            this.slowClients = value;
+            return this;
+        }
+
         public Builder transports(List<TransportPointResult> value) {
             this.transports = value;
             return this;
         }
 
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports, slowClients);
         }
     }
 }

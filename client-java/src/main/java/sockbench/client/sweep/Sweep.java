@@ -27,6 +27,7 @@ import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointRules;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.SaturationPoint;
+import sockbench.client.stats.SlowClientsRecord;
 import sockbench.client.stats.TransportPointResult;
 
 /**
@@ -205,10 +206,11 @@ public final class Sweep {
 
     /**
      * The sessions a point's figures are about, given {@code opened} sessions of the level open:
-     * all of them, or with churn the steady ones the engine counts (the pool's are never counted).
+     * all of them, or with churn or slow readers the ones the engine counts (the pool's and the slow
+     * readers' are never the point's).
      */
     private int steadyOf(int opened) {
-        return churnPool.active() ? engine.openConnections() : opened;
+        return churnPool.active() || settings.slowReaders().active() ? engine.openConnections() : opened;
     }
 
     /**
@@ -274,6 +276,7 @@ public final class Sweep {
         long startNs = System.nanoTime() + engine.startLeadNs();
         int connected = openNow;
         Map<String, Integer> openByTransport = engine.openByTransport();
+        int slowOpen = settings.slowReaders().active() ? engine.slowConnections() : 0;
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
                 new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
@@ -355,6 +358,9 @@ public final class Sweep {
         if (churnWarning != null) {
             warnings.add(churnWarning); // churn the server could not serve must not pass silently
         }
+        // The slow readers' copies and losses are theirs alone (PointCounters.slow): never the verdict.
+        SlowClientsRecord slow = settings.slowReaders().active()
+                ? slowClients(slowOpen, c.slow, sent) : null;
         if (c.get(Count.READS) > 0) {
             progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
@@ -374,7 +380,20 @@ public final class Sweep {
                 .backlogGrowing(backlog).okStrict(strict).stealPct(stealPct)
                 .agents(recorded).agentLost(m.agentLost()).messagesPerFrame(c.messagesPerFrame())
                 .fanout(fanout).completion(completion).churn(churn).transports(byTransport)
-                .build();
+                .slowClients(slow).build();
+    }
+
+    /**
+     * A point's {@code slow_clients} from the slow readers' counters ({@link PointCounters#slow};
+     * null reads as nothing received) and the messages {@code sent} in the window.
+     */
+    private static SlowClientsRecord slowClients(int sessions, PointCounters slow, long sent) {
+        if (slow == null) {
+            return new SlowClientsRecord(sessions, 0, sent * sessions, 0, Map.of(),
+                    LatencySummary.of(LatencySummary.newHistogram()));
+        }
+        return new SlowClientsRecord(sessions, slow.get(Count.RECEIVED_IN_WINDOW), sent * sessions,
+                slow.get(Count.CONNECTIONS_LOST), slow.lostReasons, LatencySummary.of(slow.fanoutMicros));
     }
 
     /**

@@ -1,6 +1,7 @@
 package sockbench.client.sweep;
 
 import java.util.Map;
+import sockbench.client.engine.SlowReaders;
 import sockbench.client.engine.TransportMix;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
@@ -23,11 +24,12 @@ import sockbench.client.stats.Thresholds;
  * @param maxRateGiven     true when the user gave the max rate ({@code --max-rate}): it then caps every
  *                         level, ceiling or not
  * @param transports       which SockJS transport each session uses ({@code --transports})
+ * @param slowReaders      which sessions read at most a given rate ({@code --slow-clients}; {@link SlowReaders#NONE}: none)
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
                             int payloadBytes, int clientCores, SearchRules search,
                             Map<Integer, Double> levelStartRates, Map<Integer, Double> clientCeilings,
-                            boolean maxRateGiven, TransportMix transports) {
+                            boolean maxRateGiven, TransportMix transports, SlowReaders slowReaders) {
 
     public SweepSettings {
         if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
@@ -59,6 +61,7 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
         private Map<Integer, Double> clientCeilings = Map.of();
         private boolean maxRateGiven;
         private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
+        private SlowReaders slowReaders = SlowReaders.NONE;
 
         private Builder(SweepPlan plan) {
             this.plan = plan;
@@ -112,9 +115,15 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
             return this;
         }
 
+        /** Which sessions read slowly; default none. */
+        public Builder slowReaders(SlowReaders slow) {
+            this.slowReaders = slow;
+            return this;
+        }
+
         public SweepSettings build() {
             return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates,
-                    clientCeilings, maxRateGiven, transports);
+                    clientCeilings, maxRateGiven, transports, slowReaders);
         }
     }
 }
