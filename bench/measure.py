@@ -37,6 +37,7 @@ from client_fleet import ClientFleet
 from process_sampler import GroupSampler
 from scaleout import wants_private_broker
 from servers import server_command
+import slow_clients
 import transports
 from server_quiet import wait_until_quiet
 from sockbench_contract.private_redis import PrivateRedis
@@ -129,6 +130,7 @@ def client_command(config, server, spec, out_path, extra=(), server_pid=None):
         cmd.append("--peer")
     cmd += churn_args(config.churn_pct)
     cmd += transports.client_args(config.transports)
+    cmd += slow_clients.client_args(config.slow_clients)
     cmd += list(extra)
     cmd += config.client_args
     return cmd

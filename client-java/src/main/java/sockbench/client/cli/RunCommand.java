@@ -78,7 +78,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Slow readers: PCT percent of each level's sessions (0 < PCT <= 50; ids 0, 100/PCT, ...) read "
                     + "at most KIB KiB/s each (1..1000000), so the server must buffer for them or cut them off. They never "
                     + "send and their copies are kept apart: the points' verdicts and figures are the other sessions'; "
-                    + "each point records theirs as slow_clients (docs/slow-readers.md). Not with --churn or --agents. "
+                    + "each point records theirs as slow_clients (docs/slow-readers.md). Websocket sessions only; not with "
+                    + "--churn or --agents. "
                     + "Default: none.")
     String slowClients;
 
@@ -170,7 +171,7 @@ public final class RunCommand implements Callable<Integer> {
         Usage.require(spec, url != null || checkSlowClients, "Missing required option: '--url=URL'");
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
-        String slowRefusal = slowReadersRefusal(slow, sweepPlan, fleet.coordinating());
+        String slowRefusal = slowReadersRefusal(slow, sweepPlan, fleet.coordinating(), mix);
         if (slowRefusal != null) {
             // One line, as the runner shows it (its SLOW_CLIENTS= check asks this very code).
             spec.commandLine().getErr().println(slowRefusal);
@@ -260,12 +261,18 @@ public final class RunCommand implements Callable<Integer> {
     /**
      * Why {@code slow} cannot run with this plan, in one line, or null when it can. Churn and slow
      * readers are refused together: both take sessions out of the point's figures by id, and a slow
-     * churning session would measure neither. A fleet does not carry the slow readers' counters on
-     * its bus yet. A level of one session would have no healthy session to measure.
+     * churning session would measure neither. Slow readers are websocket sessions: with a mix, the
+     * slow ids (every 10th for 10 %) fall in step with the mix's cycle (80/20 is a cycle of 5), so
+     * one transport would get every slow session. A fleet does not carry the slow readers'
+     * counters on its bus yet. A level of one session would have no healthy session to measure.
      */
-    static String slowReadersRefusal(SlowReaders slow, SweepPlan plan, boolean agents) {
+    static String slowReadersRefusal(SlowReaders slow, SweepPlan plan, boolean agents, TransportMix mix) {
         if (!slow.active()) {
             return null;
+        }
+        if (!mix.websocketOnly()) {
+            return "--slow-clients " + slow.spec() + " runs on websocket sessions only (--transports websocket), not "
+                    + mix.spec();
         }
         if (plan.churnPct() > 0) {
             return "--slow-clients " + slow.spec() + " and --churn together are not supported: run them separately";

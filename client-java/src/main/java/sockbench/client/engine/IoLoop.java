@@ -69,6 +69,10 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     private final SlowReaders slowReaders;
     private final ReceiveAccounting slowAccounting;
     private final ReadThrottle throttle = new ReadThrottle();
+    /** When the slow readers probe their server next ({@link Connection#probe}), nanoTime. */
+    private long nextProbeNs;
+    /** One probe a second: a cut-off is counted within about a second, at 2 bytes a second per slow reader. */
+    private static final long PROBE_INTERVAL_NS = 1_000_000_000L;
     /** The engine's I/O threads, which offset their churn cycles against each other. */
     private final int loopCount;
     private volatile boolean running = true;
@@ -422,6 +426,14 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         opener.startDue(now);
         churn.tick(now);
         throttle.resumeDue(now);
+        if (slowAccounting != null && now >= nextProbeNs) {
+            nextProbeNs = now + PROBE_INTERVAL_NS;
+            for (Connection c : sessions.inOrder()) {
+                if (c.readBucket != null && c.isOpen()) {
+                    c.probe();
+                }
+            }
+        }
         sender.sendDue(target.transport());
         flush();
 
@@ -473,6 +485,9 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             wait = Math.min(wait, churn.nextDueNs() - System.nanoTime());
         }
         wait = Math.min(wait, opener.untilNextPacedNs(now));
+        if (slowAccounting != null) {
+            wait = Math.min(wait, nextProbeNs - System.nanoTime());
+        }
         long rearm = throttle.nextDueNs();
         if (rearm != Long.MAX_VALUE) {
             wait = Math.min(wait, rearm - System.nanoTime());

@@ -205,6 +205,20 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         }
     }
 
+    /**
+     * An unsolicited empty pong (RFC 6455 §5.5.3 allows it as a one-way heartbeat; servers ignore
+     * it): data to a socket the server has closed makes its kernel answer with a reset, so the
+     * next read or write here fails and the cut-off is counted now rather than after the backlog.
+     */
+    @Override
+    void probe() {
+        if (state == State.OPEN && ws != null && !awaitingServerClose) {
+            answerPing(NO_BYTES, 0, 0);
+        }
+    }
+
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** The server's websocket close frame. */
     @Override
     void closeFrameReceived(int code, String reason) {

@@ -100,6 +100,29 @@ class AllCopiesAccountingTest {
     }
 
     @Test
+    void theSlowReadersAccountingTimesEveryCopyOnAnyPointAndTracksNoCompletion() {
+        // SlowReaders: their copies tell how far behind they are, on points that time only own
+        // copies too, and they must never make a message "complete" for the healthy sessions.
+        PointSchedule ownOnly = PointSchedule.of(1000, 3, ORIGIN + 500_000_000L, 0.5, 2, 1, 64);
+        ReceiveAccounting slow = new ReceiveAccounting(ORIGIN, true);
+        slow.start(ownOnly);
+        frame(slow, connection(0), ownOnly.dueNs(500) + 900 * MS, payload(2, 500), payload(1, 501));
+        PointCounters k = slow.completedCounters();
+        assertEquals(2, k.fanoutMicros.getTotalCount());
+        assertEquals(900_000, k.fanoutMicros.getMaxValue(), 1000);
+        assertNull(k.completion());
+        slow.start(POINT); // an all-copies point: still no completion arrays of its own
+        frame(slow, connection(0), POINT.dueNs(500) + MS, payload(2, 500));
+        assertEquals(1, slow.completedCounters().fanoutMicros.getTotalCount());
+        assertNull(slow.completedCounters().completion());
+
+        ReceiveAccounting healthy = new ReceiveAccounting(ORIGIN);
+        healthy.start(ownOnly);
+        frame(healthy, connection(0), ownOnly.dueNs(500) + MS, payload(2, 500));
+        assertEquals(0, healthy.completedCounters().fanoutMicros.getTotalCount(), "others' copies untimed as before");
+    }
+
+    @Test
     void copiesAreSplitIntoTheHalvesOfTheWindowByDueTime() {
         ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
         ra.start(POINT);
