@@ -36,7 +36,8 @@ def test_a_smoke_run_with_slow_readers_records_them_apart_from_the_point(tmp_pat
             slow = p["slow_clients"]
             # smoke's levels of 2 and 4 hold one slow reader each (id 0); it keeps up at smoke's few KiB/s
             assert slow["sessions"] == 1 and slow["lost_sessions"] == 0 and slow["cut_off_reasons"] == {}
-            assert slow["expected_received"] == p["sent"] and slow["fanout_ms"]["count"] == p["sent"]
+            # it timed the measured copies (the drain waits for the healthy ones only: its last may land after)
+            assert slow["expected_received"] == p["sent"] and p["sent"] - 2 <= slow["fanout_ms"]["count"] <= p["sent"]
             # the point is the n - 1 healthy sessions': they sent everything and lost nothing
             assert p["expected_received"] == p["sent"] * (n - 1) and p["lost"] == 0
             assert p["rtt_ms"]["count"] == p["sent"]

@@ -56,6 +56,11 @@ abstract class Connection {
     boolean slowReader;
     /** A slow reader's read budget while it is held to its rate; null otherwise (and once its level closes). */
     ReadBucket readBucket;
+    /**
+     * A slow reader opened again at a point's start after the server had cut it off
+     * ({@link IoLoop}): its open or failure is not the level's opening.
+     */
+    boolean slowReopen;
     /** Opened by the churn's cycle (a reconnect), not by the level's opening: its open or failure is the churn's. */
     boolean churnReconnect;
     /** Index of this session's member in its loop's {@link ChurnCycle}; -1 when not a member. */

@@ -336,15 +336,6 @@ public final class Engine implements AutoCloseable {
         return n;
     }
 
-    /** Slow readers of the level still open ({@link SlowReaders}). */
-    public int slowOpenConnections() {
-        int n = 0;
-        for (Integer c : runOnAll(IoLoop::slowOpenCount)) {
-            n += c;
-        }
-        return n;
-    }
-
     /**
      * Closes the level's connections (the churn stops first): a polite close frame, then after
      * {@code graceMs} a hard close.

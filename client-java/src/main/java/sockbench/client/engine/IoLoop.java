@@ -182,11 +182,34 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         }
         if (slowAccounting != null) {
             slowAccounting.start(s);
+            reopenCutOffSlowReaders();
+            slowAccounting.live().add(PointCounters.Count.SESSIONS_AT_START, sessions.slowOpenCount());
         }
         sender.start(s, sessions.inOrder(), ids, slots);
         if (churnPool.active() && !churn.running()) {
             // The churn starts with the level's first point and runs until the level closes.
             churn.start(sessions.inOrder(), System.nanoTime(), index, loopCount);
+        }
+    }
+
+    /**
+     * Every point starts with the level's full share of slow readers: one the server cut off during
+     * an earlier point is opened again now, as its warm-up starts, with a full bucket. Without this a
+     * level's later points (connections are reused after an ok point) would have none left, and
+     * would read as what slow readers cost when there were none.
+     */
+    private void reopenCutOffSlowReaders() {
+        long now = System.nanoTime();
+        for (Connection c : List.copyOf(sessions.inOrder())) {
+            if (c.slowReader && c.state() == Connection.State.CLOSED && !c.closingByUs) {
+                Connection fresh = Connection.create(this, target.transport(), c.transport, c.clientId, slowAccounting,
+                        validate);
+                fresh.slowReader = true;
+                fresh.slowReopen = true;
+                fresh.readBucket = slowReaders.newBucket(now);
+                sessions.replace(fresh);
+                opener.startNow(fresh, now);
+            }
         }
     }
 
@@ -277,11 +300,6 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         return sessions.steadyOpenCount();
     }
 
-    /** Slow readers of this loop's level not closed yet. */
-    int slowOpenCount() {
-        return sessions.slowOpenCount();
-    }
-
     /** As {@link #steadyOpenCount()} per transport name, in the mix's order; empty with one transport. */
     java.util.Map<String, Integer> steadyOpenByTransport() {
         java.util.Map<String, Integer> m = new java.util.LinkedHashMap<>();
@@ -321,7 +339,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         opener.opened(c);
         if (c.churnReconnect) {
             churn.reconnected(c, System.nanoTime());
-        } else {
+        } else if (!c.slowReopen) {
             progress.connected.incrementAndGet();
         }
     }
@@ -331,7 +349,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         opener.failed(c);
         if (c.churnReconnect) {
             churn.reconnectFailed(c, reason, System.nanoTime());
-        } else {
+        } else if (!c.slowReopen) { // a slow reader that failed to reopen: the point's sessions say so
             progress.fail(reason);
         }
     }

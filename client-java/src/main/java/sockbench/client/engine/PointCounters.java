@@ -64,6 +64,11 @@ public final class PointCounters {
         FANOUT_SECOND_HALF_SUM_MICROS,
         /** All-copies points only: copies of messages past {@link CopyCompletion#MAX_TRACKED_MESSAGES} (timed, completion not tracked). */
         COMPLETION_UNTRACKED,
+        /**
+         * Sessions of this accounting not closed when the point started (the slow readers', once the
+         * cut-off ones were opened again; {@link SlowReaders}). Set once per point, never per message.
+         */
+        SESSIONS_AT_START,
         /** Churn ({@link ChurnPool}): pool closes started inside the window. */
         CHURN_CLOSES,
         /** Churn: new pool sessions that opened (SockJS {@code o} received) inside the window. */

@@ -51,11 +51,6 @@ public interface LoadEngine extends AutoCloseable {
         return java.util.Map.of();
     }
 
-    /** Slow readers of the level still open ({@code --slow-clients}; 0 without, and from a fleet, which has none). */
-    default int slowConnections() {
-        return 0;
-    }
-
     /** Closes the level's connections: a polite close frame, then after {@code graceMs} (ms) a hard close. */
     void closeAll(long graceMs) throws InterruptedException;
 

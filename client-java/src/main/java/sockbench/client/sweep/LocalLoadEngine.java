@@ -96,11 +96,6 @@ public final class LocalLoadEngine implements LoadEngine {
     }
 
     @Override
-    public int slowConnections() {
-        return engine.slowOpenConnections();
-    }
-
-    @Override
     public void closeAll(long graceMs) throws InterruptedException {
         engine.closeAll(graceMs);
     }

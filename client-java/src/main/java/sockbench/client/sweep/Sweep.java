@@ -276,7 +276,6 @@ public final class Sweep {
         long startNs = System.nanoTime() + engine.startLeadNs();
         int connected = openNow;
         Map<String, Integer> openByTransport = engine.openByTransport();
-        int slowOpen = settings.slowReaders().active() ? engine.slowConnections() : 0;
         ProcessSampler.Sample[] srv = new ProcessSampler.Sample[2];
         PointMeasurement m = engine.measure(
                 new PointRequest(rate, index, plan.warmupS(), plan.stepS(), settings.payloadBytes(),
@@ -360,7 +359,7 @@ public final class Sweep {
         }
         // The slow readers' copies and losses are theirs alone (PointCounters.slow): never the verdict.
         SlowClientsRecord slow = settings.slowReaders().active()
-                ? slowClients(slowOpen, c.slow, sent) : null;
+                ? slowClients(c.slow, sent) : null;
         if (c.get(Count.READS) > 0) {
             progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
@@ -385,13 +384,13 @@ public final class Sweep {
 
     /**
      * A point's {@code slow_clients} from the slow readers' counters ({@link PointCounters#slow};
-     * null reads as nothing received) and the messages {@code sent} in the window.
+     * null, as from a fleet, reads as none) and the messages {@code sent} in the window.
      */
-    private static SlowClientsRecord slowClients(int sessions, PointCounters slow, long sent) {
+    private static SlowClientsRecord slowClients(PointCounters slow, long sent) {
         if (slow == null) {
-            return new SlowClientsRecord(sessions, 0, sent * sessions, 0, Map.of(),
-                    LatencySummary.of(LatencySummary.newHistogram()));
+            return new SlowClientsRecord(0, 0, 0, 0, Map.of(), LatencySummary.of(LatencySummary.newHistogram()));
         }
+        int sessions = (int) slow.get(Count.SESSIONS_AT_START);
         return new SlowClientsRecord(sessions, slow.get(Count.RECEIVED_IN_WINDOW), sent * sessions,
                 slow.get(Count.CONNECTIONS_LOST), slow.lostReasons, LatencySummary.of(slow.fanoutMicros));
     }
