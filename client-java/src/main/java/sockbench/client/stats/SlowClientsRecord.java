@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * verdict; what they cost the healthy sessions is the point's own figures, and what they cost the
  * server's memory is its {@code server_rss_bytes}.
  *
- * @param sessions         slow sessions open (or opening) at the point's start
+ * @param sessions         slow sessions open (or opening) at the point's start (the cut-off ones reopened)
  * @param received         copies they received inside the window
  * @param expectedReceived the point's {@code sent} × {@code sessions}: what they would have received keeping up
  * @param lostSessions     slow sessions that closed during the point without the client asking: the server cut them off
