@@ -15,10 +15,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One I/O thread: a selector driving a share of the connections. Each turn it runs the
  * controller's tasks, starts the connects that are due ({@link SessionOpener}), ticks the churn
- * ({@link ChurnCycle}), re-arms the slow readers whose budget refilled ({@link ReadThrottle}), sends
- * what is due ({@link SendCursor}), reads every ready socket with one large buffer (many frames per read syscall; decoding and
- * accounting are the {@link Connection}'s and {@link ReceiveAccounting}'s), and writes queued
- * frames with gathering writes.
+ * ({@link ChurnCycle}), re-arms the slow readers whose budget refilled ({@link ReadThrottle}),
+ * sends what is due ({@link SendCursor}), reads every ready socket with one large buffer (many
+ * frames per read syscall; decoding and accounting are the {@link Connection}'s and
+ * {@link ReceiveAccounting}'s), and writes queued frames with gathering writes.
  *
  * <p>Everything a loop owns is touched only by its thread; the controller talks to it by
  * {@link #submit submitting tasks}.
@@ -151,6 +151,9 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
         churn.stop();
         throttle.clear();
+        if (slowAccounting != null) {
+            slowAccounting.newLevel();
+        }
         opener.reset(intervalNs, firstAtNs);
         progress = p;
         sessions.clear();

@@ -73,20 +73,26 @@ final class ReceiveAccounting {
     private final FrameCounts frames = new FrameCounts();
 
     /**
-     * Times every copy of a measured message on every point, not only on all-copies points (the
-     * slow readers' accounting, {@link SlowReaders}: how far behind their view of the broadcast is,
-     * at a cost that does not matter at their read rates), and never tracks completion: a slow
-     * session's copy must not make a message "complete" for the healthy sessions.
+     * The slow readers' accounting ({@link SlowReaders}), which differs in three ways: it times
+     * every copy of a measured message on every point, not only on all-copies points (how far
+     * behind their view of the broadcast is, at a cost that does not matter at their read rates);
+     * it never tracks completion (a slow session's copy must not make a message "complete" for the
+     * healthy sessions); and a session lost between two points (a cut-off seen during a settle) is
+     * counted in the next point, since no open count of theirs catches it as the sweep's does for
+     * the healthy sessions.
      */
-    private final boolean timesEveryCopy;
+    private final boolean slowReaders;
+    /** Slow readers' sessions lost while no point ran, by {@link LossReason} key: the next point's. */
+    private final java.util.Map<String, Integer> lostBetweenPoints = new java.util.TreeMap<>();
 
     ReceiveAccounting(long originNs) {
         this(originNs, false);
     }
 
-    ReceiveAccounting(long originNs, boolean timesEveryCopy) {
+    /** @param slowReaders the slow readers' accounting (above) */
+    ReceiveAccounting(long originNs, boolean slowReaders) {
         this.originNs = originNs;
-        this.timesEveryCopy = timesEveryCopy;
+        this.slowReaders = slowReaders;
     }
 
     /** The counters, with every message decoded so far included. */
@@ -130,14 +136,24 @@ final class ReceiveAccounting {
         epochWord = epochLength == 0 ? 0 : Payload.prefixWord(s.measureEpoch());
         epochMask = epochLength == 0 ? 0 : Payload.prefixMask(epochLength);
         timed = s.rate() > 0;
-        allCopies = timed && (s.allCopies() || timesEveryCopy);
+        allCopies = timed && (s.allCopies() || slowReaders);
         halfwayNs = (s.windowStartNs() + s.windowEndNs()) / 2;
-        if (allCopies && !timesEveryCopy) {
+        lostBetweenPoints.forEach((reason, n) -> {
+            counters.add(Count.CONNECTIONS_LOST, n);
+            counters.lostReasons.merge(reason, n, Integer::sum);
+        });
+        lostBetweenPoints.clear();
+        if (allCopies && !slowReaders) {
             completion = CopyCompletion.forMessages(s.measureCount(), completion);
             counters.completion = completion;
         } else {
             counters.completion = null;
         }
+    }
+
+    /** A new level opens: what the last one lost between its points is no point's of this one. */
+    void newLevel() {
+        lostBetweenPoints.clear();
     }
 
     /** Stops attributing: copies arriving from now on belong to no point. */
@@ -326,6 +342,10 @@ final class ReceiveAccounting {
 
     /** A session of this accounting closed without the client asking; {@code reason} as the connection gave it. */
     void connectionLost(String reason) {
+        if (slowReaders && schedule == null) {
+            lostBetweenPoints.merge(LossReason.of(reason), 1, Integer::sum);
+            return;
+        }
         counters.increment(Count.CONNECTIONS_LOST);
         counters.lostReasons.merge(LossReason.of(reason), 1, Integer::sum);
     }

@@ -123,6 +123,31 @@ class AllCopiesAccountingTest {
     }
 
     @Test
+    void aSlowReaderLostBetweenPointsIsTheNextPointsAndANewLevelForgetsIt() {
+        PointSchedule ownOnly = PointSchedule.of(1000, 3, ORIGIN + 500_000_000L, 0.5, 2, 1, 64);
+        ReceiveAccounting slow = new ReceiveAccounting(ORIGIN, true);
+        slow.start(ownOnly);
+        slow.connectionLost("read: Connection reset by peer");
+        assertEquals(1, slow.completedCounters().get(Count.CONNECTIONS_LOST));
+        slow.stop();
+        slow.connectionLost("server closed the TCP connection"); // seen during the settle
+        slow.start(ownOnly);
+        PointCounters next = slow.completedCounters();
+        assertEquals(1, next.get(Count.CONNECTIONS_LOST));
+        assertEquals(java.util.Map.of("EOF", 1), next.lostReasons);
+        slow.stop();
+        slow.connectionLost("server closed the TCP connection");
+        slow.newLevel();
+        slow.start(ownOnly);
+        assertEquals(0, slow.completedCounters().get(Count.CONNECTIONS_LOST));
+
+        ReceiveAccounting healthy = new ReceiveAccounting(ORIGIN); // the sweep counts theirs by open count
+        healthy.connectionLost("server closed the TCP connection");
+        healthy.start(ownOnly);
+        assertEquals(0, healthy.completedCounters().get(Count.CONNECTIONS_LOST));
+    }
+
+    @Test
     void copiesAreSplitIntoTheHalvesOfTheWindowByDueTime() {
         ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
         ra.start(POINT);
