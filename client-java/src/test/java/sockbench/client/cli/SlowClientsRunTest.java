@@ -130,6 +130,9 @@ class SlowClientsRunTest {
                 assertEquals(2, slow.get("cut_off_reasons").properties().stream().mapToInt(e -> e.getValue().asInt())
                         .sum(), p.toString());
                 assertTrue(slow.get("received").asLong() < slow.get("expected_received").asLong(), p.toString());
+                // held to 64 KiB/s each: at most the window's worth plus a burst, in 8 KiB messages
+                double cap = 2 * (65_536 * p.get("duration_s").asDouble() + 65_536) / 8192;
+                assertTrue(slow.get("received").asLong() <= cap, slow.get("received") + " > " + cap + ": " + p);
                 // The healthy sessions: all 8 got every copy, none was lost, the cut-offs are not the point's.
                 assertEquals(0, p.get("lost").asLong(), p.toString());
                 assertEquals(0, p.get("connection_errors").asLong(), p.toString());
