@@ -6,8 +6,13 @@ one line with exit 2 before anything starts (the client jar decides: bench/slow_
 import os
 import subprocess
 import sys
+import types
 
+import measure
+from bench_cli import parse_args
+from byo_server import client_command as url_client_command
 from cpus import available_cpus
+from factories import profile
 from results_io import flow_problems, load_result, schema_errors, slow_clients_tag
 
 RUN_BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "run_bench.py")
@@ -63,3 +68,19 @@ def test_the_file_name_tag():
     assert slow_clients_tag({"parameters": {"slow_clients": {"pct": 10.0, "kib_per_s": 64}}}) == "slow10pct-64kib"
     assert slow_clients_tag({"parameters": {"slow_clients": {"pct": 12.5, "kib_per_s": 8}}}) == "slow12.5pct-8kib"
     assert slow_clients_tag({"parameters": {"transports": "websocket"}}) == ""
+
+
+
+def test_slow_readers_go_to_every_measured_run_and_never_to_the_warm_up(monkeypatch):
+    server = types.SimpleNamespace(url="http://127.0.0.1:8080", pid=42, ready_line="READY http://127.0.0.1:8080 a=b")
+    config = parse_args(["--server", "pypy", "--slow-clients", "10%:64", "--client-jar", "c.jar"])
+    (entry,) = config.variants
+    assert measure.client_command(config, server, entry, "/tmp/o.json")[-2:] == ["--slow-clients", "10%:64"]
+    byo = parse_args(["--url", "http://10.0.0.2:9000/echo", "--slow-clients", "10%:64", "--client-jar", "c.jar"])
+    assert url_client_command(byo, byo.variants[0], "/tmp/o.json")[-2:] == ["--slow-clients", "10%:64"]
+    calls = []
+    monkeypatch.setattr(measure.subprocess, "run",
+                        lambda cmd, **kw: calls.append(cmd) or subprocess.CompletedProcess(cmd, 0, "", ""))
+    measure.warm_up(config, "http://127.0.0.1:8080/broadcast", profile("warmup"))
+    (cmd,) = calls
+    assert "--slow-clients" not in cmd  # the warm-up pass warms the server's JIT, with healthy sessions
