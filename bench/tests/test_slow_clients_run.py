@@ -41,8 +41,10 @@ def test_a_smoke_run_with_slow_readers_records_them_apart_from_the_point(tmp_pat
             slow = p["slow_clients"]
             # smoke's levels of 2 and 4 hold one slow reader each (id 0); it keeps up at smoke's few KiB/s
             assert slow["sessions"] == 1 and slow["lost_sessions"] == 0 and slow["cut_off_reasons"] == {}
-            # it timed the measured copies (the drain waits for the healthy ones only: its last may land after)
-            assert slow["expected_received"] == p["sent"] and p["sent"] - 2 <= slow["fanout_ms"]["count"] <= p["sent"]
+            # it timed every copy it read while the point ran, warm-up included (the drain waits for the healthy
+            # ones only: its last may land after), none of them late
+            assert slow["expected_received"] == p["sent"] and slow["fanout_ms"]["count"] >= p["sent"] - 2
+            assert slow["fanout_ms"]["max"] < 1000
             # the point is the n - 1 healthy sessions': they sent everything and lost nothing
             assert p["expected_received"] == p["sent"] * (n - 1) and p["lost"] == 0
             assert p["rtt_ms"]["count"] == p["sent"]
@@ -53,7 +55,7 @@ def test_a_bad_value_is_refused_with_exit_2_before_anything_starts(tmp_path):
                       "--out-dir", str(tmp_path))
     assert proc.returncode == 2
     assert "SLOW_CLIENTS=60%:64: --slow-clients: the share of slow sessions must be 0 < PCT <= 50" in proc.stderr
-    assert "READY" not in proc.stderr and not os.listdir(tmp_path)
+    assert "[start server]" not in proc.stderr and not os.listdir(tmp_path)
 
 
 def test_slow_readers_on_an_http_mix_are_refused_in_one_line(tmp_path):

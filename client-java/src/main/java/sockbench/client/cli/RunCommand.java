@@ -85,7 +85,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--check-slow-clients",
             description = "Check --slow-clients (with --transports, --churn, --levels) and print its canonical form "
-                    + "(PCT%:KIB) on stdout, then exit (exit 2 with the reason when it is wrong). The bench runner asks "
+                    + "(PCT%%:KIB) on stdout, then exit (exit 2 with the reason when it is wrong). The bench runner asks "
                     + "this before it starts a server.")
     boolean checkSlowClients;
 

@@ -74,12 +74,14 @@ final class ReceiveAccounting {
 
     /**
      * The slow readers' accounting ({@link SlowReaders}), which differs in three ways: it times
-     * every copy of a measured message on every point, not only on all-copies points (how far
-     * behind their view of the broadcast is, at a cost that does not matter at their read rates);
-     * it never tracks completion (a slow session's copy must not make a message "complete" for the
-     * healthy sessions); and a session lost between two points (a cut-off seen during a settle) is
-     * counted in the next point, since no open count of theirs catches it as the sweep's does for
-     * the healthy sessions.
+     * every copy they read while a point runs, whatever point sent it, from the scheduled time in
+     * its payload (how old what they read was: a reader that far behind reads the warm-up's or an
+     * earlier point's copies, which the schedule cannot time; one process's payloads carry its own
+     * clock, and the slow readers run in one process, never in a fleet), at a cost that does not
+     * matter at their read rates; it never tracks completion (a slow session's copy must not make a
+     * message "complete" for the healthy sessions); and a session lost between two points (a
+     * cut-off seen during a settle) is counted in the next point, since no open count of theirs
+     * catches it as the sweep's does for the healthy sessions.
      */
     private final boolean slowReaders;
     /** Slow readers' sessions lost while no point ran, by {@link LossReason} key: the next point's. */
@@ -136,7 +138,7 @@ final class ReceiveAccounting {
         epochWord = epochLength == 0 ? 0 : Payload.prefixWord(s.measureEpoch());
         epochMask = epochLength == 0 ? 0 : Payload.prefixMask(epochLength);
         timed = s.rate() > 0;
-        allCopies = timed && (s.allCopies() || slowReaders);
+        allCopies = timed && s.allCopies() && !slowReaders;
         halfwayNs = (s.windowStartNs() + s.windowEndNs()) / 2;
         lostBetweenPoints.forEach((reason, n) -> {
             counters.add(Count.CONNECTIONS_LOST, n);
@@ -223,6 +225,10 @@ final class ReceiveAccounting {
             return; // between points nothing is attributed; a churn pool session's copies never count
         }
         receivedTally++;
+        if (slowReaders) {
+            slowReaderCopy(b, start, end);
+            return;
+        }
         int el = epochLength;
         if (el != 0 && start + Payload.FAST_MATCH_SLACK <= b.length && start + el <= end
                 && ((Payload.word(b, start) ^ epochWord) & epochMask) == 0) {
@@ -248,6 +254,23 @@ final class ReceiveAccounting {
             // a client field of 8+ digits or a malformed one: the slow path decides
         }
         slowPath(c, b, start, end);
+    }
+
+    /**
+     * A slow reader's copy, any epoch: how long after its scheduled send time (the payload's) it
+     * was read. Copies of the measured epoch still count as arrived.
+     */
+    private void slowReaderCopy(byte[] b, int start, int end) {
+        Payload.Fields f = fields;
+        int rest = Payload.parseHeader(b, start, end, f);
+        if (rest < 0 || !Payload.parseTimes(b, rest, end, f)) {
+            counters.increment(Count.MALFORMED);
+            return;
+        }
+        if (f.epoch == schedule.measureEpoch()) {
+            measuredTally++;
+        }
+        counters.fanoutMicros.recordValue(Math.max(0, arrivalNs - originNs - f.scheduledNs) / 1000);
     }
 
     /** Parses epoch and client as numbers: copies of other epochs, malformed ones, unusual lengths. */

@@ -14,8 +14,8 @@ import java.util.TreeMap;
  * @param expectedReceived the point's {@code sent} × {@code sessions}: what they would have received keeping up
  * @param lostSessions     slow sessions that closed during the point without the client asking: the server cut them off
  * @param cutOffReasons    why, by short reason (the close frame's code and text, {@code EOF}, the I/O error); empty when none
- * @param fanoutMs         every copy of a measured message they received (by the drain's end), from its scheduled
- *                         send time to its arrival, ms: how far behind their view of the broadcast was
+ * @param fanoutMs         every copy they read while the point ran, whatever point sent it, from the scheduled send
+ *                         time in its payload to its arrival, ms: how far behind their view of the broadcast was
  */
 public record SlowClientsRecord(int sessions, long received, long expectedReceived, long lostSessions,
                                 Map<String, Integer> cutOffReasons, LatencySummary fanoutMs) {

@@ -95,10 +95,10 @@ class SlowClientsRunTest {
                     assertEquals(p.get("sent").asLong() * (n - 1), p.get("expected_received").asLong(), p.toString());
                     assertEquals(p.get("sent").asLong(), slow.get("expected_received").asLong(), p.toString());
                     assertEquals(0, p.get("lost").asLong(), p.toString());
-                    // the slow reader kept up: it timed the measured copies, well under a second late (the
-                    // drain waits for the healthy sessions only, so its last copy may land just after it)
+                    // the slow reader kept up: it timed every copy it read while the point ran (warm-up
+                    // included; the drain waits for the healthy sessions only, so its last may land after)
                     long timed = slow.get("fanout_ms").get("count").asLong();
-                    assertTrue(timed <= p.get("sent").asLong() && timed >= p.get("sent").asLong() - 2, p.toString());
+                    assertTrue(timed >= p.get("sent").asLong() - 2, p.toString());
                     assertTrue(slow.get("fanout_ms").get("max").asDouble() < 1000, p.toString());
                 }
             }
@@ -132,6 +132,9 @@ class SlowClientsRunTest {
                 assertEquals(2, slow.get("cut_off_reasons").properties().stream().mapToInt(e -> e.getValue().asInt())
                         .sum(), p.toString());
                 assertTrue(slow.get("received").asLong() < slow.get("expected_received").asLong(), p.toString());
+                // what they read was old: seconds behind its scheduled send time, the healthy ones milliseconds
+                assertTrue(slow.get("fanout_ms").get("count").asLong() > 0, p.toString());
+                assertTrue(slow.get("fanout_ms").get("max").asDouble() > 1000, p.toString());
                 // held to 64 KiB/s each: at most the window's worth plus a burst, in 8 KiB messages
                 double cap = 2 * (65_536 * p.get("duration_s").asDouble() + 65_536) / 8192;
                 assertTrue(slow.get("received").asLong() <= cap, slow.get("received") + " > " + cap + ": " + p);

@@ -100,20 +100,27 @@ class AllCopiesAccountingTest {
     }
 
     @Test
-    void theSlowReadersAccountingTimesEveryCopyOnAnyPointAndTracksNoCompletion() {
-        // SlowReaders: their copies tell how far behind they are, on points that time only own
-        // copies too, and they must never make a message "complete" for the healthy sessions.
+    void theSlowReadersAccountingTimesEveryCopyOfAnyEpochFromItsPayloadAndTracksNoCompletion() {
+        // SlowReaders: how old what they read was, on points that time only own copies too, even
+        // copies of the warm-up or an earlier point (a reader that far behind reads those); and
+        // never completion, so a slow session's copy makes no message "complete" for the others.
         PointSchedule ownOnly = PointSchedule.of(1000, 3, ORIGIN + 500_000_000L, 0.5, 2, 1, 64);
         ReceiveAccounting slow = new ReceiveAccounting(ORIGIN, true);
         slow.start(ownOnly);
-        frame(slow, connection(0), ownOnly.dueNs(500) + 900 * MS, payload(2, 500), payload(1, 501));
+        long arrival = ownOnly.dueNs(500) + 900 * MS;
+        StringBuilder measured = new StringBuilder();
+        Payload.append(measured, 3, 2, 500, ownOnly.dueNs(500) - ORIGIN, ownOnly.dueNs(500) - ORIGIN, 64);
+        StringBuilder previousPoint = new StringBuilder();
+        Payload.append(previousPoint, 1, 1, 7, arrival - 1500 * MS - ORIGIN, arrival - 1500 * MS - ORIGIN, 64);
+        frame(slow, connection(0), arrival, measured.toString(), previousPoint.toString());
         PointCounters k = slow.completedCounters();
-        assertEquals(2, k.fanoutMicros.getTotalCount());
-        assertEquals(900_000, k.fanoutMicros.getMaxValue(), 1000);
+        assertEquals(2, k.fanoutMicros.getTotalCount(), "both copies timed, whatever their epoch");
+        assertEquals(900_000, k.fanoutMicros.getMinValue(), 1000);
+        assertEquals(1_500_000, k.fanoutMicros.getMaxValue(), 2000);
+        assertEquals(1, k.get(Count.ARRIVED_MEASURED), "only the measured epoch's copy counts as arrived");
+        assertEquals(2, k.get(Count.RECEIVED_ALL));
         assertNull(k.completion());
         slow.start(POINT); // an all-copies point: still no completion arrays of its own
-        frame(slow, connection(0), POINT.dueNs(500) + MS, payload(2, 500));
-        assertEquals(1, slow.completedCounters().fanoutMicros.getTotalCount());
         assertNull(slow.completedCounters().completion());
 
         ReceiveAccounting healthy = new ReceiveAccounting(ORIGIN);
