@@ -85,6 +85,10 @@ def build_parser():
                         f"broadcast ramp, 5 or 5%%, 0 < PCT <= {churn.max_pct():g} (default: no churn); needs the "
                         "all-copies verdict (--profile sessions, or --client-args --all-copies); docs/sessions.md "
                         "\"Churn\"")
+    p.add_argument("--slow-clients", default=None, metavar="PCT%:KIB",
+                   help="slow readers: PCT percent of each level's sessions (0 < PCT <= 50) read at most KIB KiB/s "
+                        "each (1-1000000), e.g. 10%%:64; the client checks it before any server starts (default: "
+                        "none); docs/slow-readers.md")
     p.add_argument("--client-args", default=os.environ.get("CLIENT_ARGS", ""),
                    help="extra client flags, e.g. '--step 1 --rate-factor 1.5' (default $CLIENT_ARGS)")
     p.add_argument("--no-server-warmup", dest="server_warmup", action="store_false",

@@ -26,6 +26,7 @@ from churn import client_args as churn_args
 from cpus import format_cpu_list
 from floors import NOT_SAMPLED_NOTE
 from measure import children_cpu_s, java_command, warm_up, warm_up_note
+import slow_clients
 from sockbench_contract.procfs import (clock_ticks_per_s, host_report, read_loadavg, read_pid_cpus, read_pid_ticks,
                                        read_proc_stat)
 from sockbench_contract.server_launch import StepError
@@ -82,6 +83,7 @@ def client_command(config, target, out_path, extra=()):
     if config.levels:
         cmd += ["--levels", config.levels_arg]
     cmd += churn_args(config.churn_pct)
+    cmd += slow_clients.client_args(config.slow_clients)
     cmd += list(extra)
     cmd += config.client_args
     return cmd

@@ -106,6 +106,12 @@ def _setup_words(tag):
     return f"{workers} workers sharing a broker"
 
 
+def slow_readers_words(doc):
+    """A run's slow readers in words (parameters.slow_clients): "none", or "10 % of the sessions at 64 KiB/s"."""
+    slow = doc.get("parameters", {}).get("slow_clients")
+    return f"{slow['pct']:g} % of the sessions at {slow['kib_per_s']} KiB/s" if slow else "none"
+
+
 def compare_table(a, b):
     """The Markdown table (a string) comparing result documents a and b; two sessions runs get
     fanout_compare_table. ValueError when only one of them is a sessions run (different verdicts)."""
@@ -128,6 +134,10 @@ def compare_table(a, b):
     if setups[0] != setups[1]:
         lines[2:2] = ["", f"Different setups: A ran {_setup_words(setups[0])}, B {_setup_words(setups[1])}; "
                       "the ratio is a scale-out figure, not a runtime comparison."]
+    slow = [slow_readers_words(d) for d in (a, b)]
+    if slow[0] != slow[1]:
+        lines[2:2] = ["", f"Different slow readers: A {slow[0]}, B {slow[1]}; each run's figures are its healthy "
+                      "sessions', so the difference is what the slow readers cost them (docs/slow-readers.md)."]
     any_cb = False
     for n in sorted(set(la) | set(lb)):
         ra, rb = level_range(la.get(n), server_view(a)), level_range(lb.get(n), server_view(b))

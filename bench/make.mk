@@ -62,6 +62,9 @@ PERIOD_US  ?=
 # close and reconnect once per second during its broadcast ramp (client --churn 5); empty = no churn.
 # Needs the all-copies verdict (PROFILE=sessions); the runner refuses anything else in one line.
 CHURN ?=
+# Slow readers (docs/slow-readers.md): SLOW_CLIENTS=10%:64 makes that share of each level's sessions
+# read at most 64 KiB/s each (client --slow-clients); empty = none. The client checks it first.
+SLOW_CLIENTS ?=
 # Extra client flags for custom sweeps, e.g. CLIENT_ARGS='--step 1 --rate-factor 1.5'.
 CLIENT_ARGS ?=
 export CLIENT_ARGS
@@ -71,6 +74,7 @@ RUN_BENCH   = $(BENCH_PY) $(ROOT)/bench/run_bench.py --profile $(PROFILE) --serv
               --port $(PORT) --host $(HOST) --heartbeat $(HEARTBEAT) --transport $(TRANSPORT) --transports '$(TRANSPORTS)' --json $(JSON) \
               --compression '$(COMPRESSION)' $(if $(CLIENT_CPU),--client-cpu $(CLIENT_CPU)) $(if $(LEVELS),--levels $(LEVELS)) \
               $(if $(REPEAT),--repeat $(REPEAT)) $(if $(CHURN),--churn '$(CHURN)') \
+              $(if $(SLOW_CLIENTS),--slow-clients '$(SLOW_CLIENTS)') \
               $(if $(filter-out 1,$(WORKERS)),--workers $(WORKERS)) $(if $(BROKER),--broker $(BROKER)) \
               $(if $(BROKER_CPU),--broker-cpu $(BROKER_CPU)) $(if $(PROXY),--proxy '$(PROXY)') \
               $(if $(filter-out 1,$(AGENTS)),--agents $(AGENTS)) $(if $(BUS),--bus $(BUS))
@@ -86,6 +90,7 @@ TEST_TARGETS  += test-bench
 HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke|quick|standard|legacy|full|sessions, REPEAT=, LEVELS=, JSON=, NAIVE=1, TRANSPORTS=websocket|xhr-streaming|eventsource|xhr-polling|mix, COMPRESSION=none|permessage-deflate, SERVER_CPU=, CLIENT_CPU=, PORT=)" \
               "  bench-* PROFILE=sessions   1,000 ... 100,000 sessions: connect, idle memory per session, every copy's latency; levels above 19,000 on ceil(N/19000) workers and agents (docs/sessions.md)" \
               "  bench-* PROFILE=sessions CHURN=5%   the same while 5 % of each level's sessions close and reconnect every second during the broadcast: connects/s served, reconnect time, the other sessions' latency (docs/sessions.md, Churn)" \
+              "  bench-* SLOW_CLIENTS=10%:64   a tenth of each level's sessions read at most 64 KiB/s: what they cost the others' latency and the server's memory, and how many it cut off (docs/slow-readers.md)" \
               "make bench-cpython    the same on CPython" \
               "make bench-node       benchmark server-node (sockjs-node; NAIVE=1 for one write per recipient)" \
               "  bench-pypy|cpython|node WORKERS=N [BROKER=redis://HOST:PORT/DB|private] [BROKER_CPU=]   N worker processes on SERVER_CPU (a list, e.g. SERVER_CPU=0,1); a private redis-server per repetition unless BROKER=URL" \

@@ -44,6 +44,7 @@ from client_fleet import ClientFleet
 from process_sampler import GroupSampler
 from scaleout import wants_private_broker
 from servers import server_command
+import slow_clients
 import transports
 import compression
 from server_quiet import wait_until_quiet
@@ -152,6 +153,7 @@ def client_command(config, server, spec, out_path, extra=(), server_pid=None):
     cmd += churn_args(config.churn_pct)
     cmd += transports.client_args(config.transports)
     cmd += compression.client_args(config.compression)
+    cmd += slow_clients.client_args(config.slow_clients)
     cmd += list(extra)
     cmd += config.client_args
     return cmd

@@ -87,11 +87,12 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
     repetition to the scratch path the runner gives it with `--out`, so
     nothing here depends on a name the client would choose.
 
-    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>][-<transports>][-deflate].json
+    <out_dir>/<date>-<server>-<runtime>-<codec>-<mode>[-<scale-out tag>][-<transports>][-deflate][-<slow readers>].json
     from the document's `server` section (`na` where a server has no codec or
-    mode; the tag of `scale_out_tag`) and its sessions' transports when they
-    are not plain websocket (`transports_tag`) and `deflate` when its websockets were
-    compressed (compression.file_tag), never overwriting an earlier file (-2,
+    mode; the tag of `scale_out_tag`), its sessions' transports when they
+    are not plain websocket (`transports_tag`), `deflate` when its websockets were
+    compressed (compression.file_tag) and its slow readers when it had some
+    (`slow_clients_tag`), never overwriting an earlier file (-2,
     -3, ... appended). runtime_tag: the registry entry's runtime_tag (e.g.
     "cpython3.12"), which replaces server.runtime so two CPythons never share
     a name; None = server.runtime.
@@ -105,6 +106,8 @@ def result_file_path(out_dir, doc, when, runtime_tag=None):
         parts.append(transports_tag(doc))
     if compression.file_tag(doc):
         parts.append(compression.file_tag(doc))
+    if slow_clients_tag(doc):
+        parts.append(slow_clients_tag(doc))
     base = os.path.join(out_dir, "-".join(parts))
     path, n = base + ".json", 2
     while os.path.exists(path):
@@ -118,6 +121,13 @@ def transports_tag(doc):
     its punctuation folded (`websocket16-xhr-streaming2-eventsource1-xhr-polling1`)."""
     spec = doc.get("parameters", {}).get("transports", "websocket")
     return "" if spec == "websocket" else spec.replace(":", "").replace(",", "-")
+
+
+def slow_clients_tag(doc):
+    """The file-name tag of a run's slow readers (parameters.slow_clients): '' without them (and in older
+    files), `slow10pct-64kib` for 10 % at 64 KiB/s, `slow12.5pct-8kib` for 12.5 % at 8."""
+    slow = doc.get("parameters", {}).get("slow_clients")
+    return f"slow{slow['pct']:g}pct-{slow['kib_per_s']}kib" if slow else ""
 
 
 def write_result(path, doc):

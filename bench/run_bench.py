@@ -74,6 +74,7 @@ from scaleout import wants_private_broker  # noqa: E402
 import session_groups  # noqa: E402
 from sessions import SESSIONS_PER_PROCESS  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
+import slow_clients  # noqa: E402
 import transports  # noqa: E402
 import compression  # noqa: E402
 
@@ -126,6 +127,7 @@ def run(config, usage_error):
         config, wants_private_broker(config.workers, config.broker), usage_error)
     check_churn(config, profile)
     config = check_transports(config, usage_error)
+    config = check_slow_clients(config, usage_error)
     _refuse(transports.refusal(config.transports, variants, config.workers, config.proxy))
     _refuse(compression.transports_refusal(config.compression, config.transports))
     for v in () if config.byo_server else variants:  # refuse a knob a server lacks before anything runs
@@ -172,6 +174,7 @@ def run(config, usage_error):
          f"{config.profile}, levels {','.join(map(str, levels))}"
          + (f", churn {churn.pct_text(config.churn_pct)} of the sessions a second" if config.churn_pct else "")
          + (f", websockets compressed ({config.compression})" if config.compression != compression.NONE else "")
+         + (f", slow readers {config.slow_clients} (share:KiB/s)" if config.slow_clients else "")
          + ": estimated "
          f"{format_duration(ceiling_s + eta.remaining_s([(v.name, r) for r, v in plan]))} "
          f"(~{format_duration(eta.prior_s)} a run before any is measured"
@@ -330,6 +333,20 @@ def _refuse(why):
     servers or transports cannot take: bench/transports.py, bench/compression.py)."""
     if why:
         raise OneLineRefusal(why)
+
+
+def check_slow_clients(config, usage_error):
+    """`config` with SLOW_CLIENTS= in the client's canonical form; usage_error (exit 2) with the client's
+    reason when it refuses the value or its combination with the run (bench/slow_clients.py)."""
+    if not config.slow_clients:
+        return config
+    spec, why = slow_clients.canonical(java_command(config), config.slow_clients, transport=config.transport,
+                                       transports=config.transports, profile=config.profile,
+                                       levels_arg=config.levels_arg if config.levels else None,
+                                       churn_pct=config.churn_pct, agents=config.agents)
+    if why:
+        usage_error(why)
+    return dataclasses.replace(config, slow_clients=spec)
 
 
 def check_churn(config, profile):

@@ -97,6 +97,9 @@ class RunConfig:
     #: ramp (--churn, CHURN=5%), 0 < churn_pct <= bench/churn.py max_pct(); None = no churn. Needs
     #: the all-copies verdict (checked against the profile when the client has listed it).
     churn_pct: Optional[float]
+    #: SLOW_CLIENTS= (--slow-clients PCT%:KIB, bench/slow_clients.py) as given; run_bench replaces it
+    #: with the client's canonical form before anything starts. None = no slow readers.
+    slow_clients: Optional[str]
     #: The fleet's Redis bus, redis://HOST[:PORT][/DB]; None = a private redis-server per
     #: repetition. Used only with agents > 1.
     bus: Optional[str]
@@ -198,7 +201,7 @@ def from_cli(ns):
         transport=ns.transport, transports=ns.transports, compression=ns.compression, host=ns.host, port=ns.port, heartbeat_s=ns.heartbeat,
         server_cpus=server_cpus, client_cpus=client_cpus, workers=workers, workers_given=workers_given,
         broker=broker, proxy=ns.proxy, broker_cpus=broker_cpus, agents=agents, agents_given=agents_given, sessions=None, bus=bus,
-        churn_pct=churn_pct,
+        churn_pct=churn_pct, slow_clients=ns.slow_clients or None,
         out_dir=ns.out_dir, client_jar=ns.client_jar,
         java=ns.java, java_opts=tuple(_split("--java-opts", ns.java_opts)),
         client_args=tuple(_split("--client-args", ns.client_args)), server_warmup=ns.server_warmup,

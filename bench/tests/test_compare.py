@@ -97,6 +97,14 @@ def test_baseline_is_picked_by_the_name_servers_takes():
         pick_base(docs, ".json")
 
 
+def test_a_run_with_slow_readers_beside_a_plain_one_says_so():
+    plain, slow = doc([level(25, 100.0)]), doc([level(25, 90.0)])
+    slow["parameters"]["slow_clients"] = {"pct": 10.0, "kib_per_s": 64}
+    table = compare_table(plain, slow)
+    assert "Different slow readers: A none, B 10 % of the sessions at 64 KiB/s" in table
+    assert "Different slow readers" not in compare_table(slow, slow)
+
+
 def test_scaled_out_runs_get_their_own_name_and_a_setup_note():
     one, two, relay = (doc([level(25, 100.0)]) for _ in range(3))
     two["server"].update(workers=2, broker={"url": "private", "private": True})

@@ -197,3 +197,52 @@ def test_the_churn_fields_accept_their_documented_range(change):
 def test_the_churn_fields_refuse_what_their_units_rule_out(change, where):
     errors = _with_churn(change)
     assert errors and all(e.startswith(where) for e in errors), errors
+
+
+def _slow_record(sessions=2, lost=1):
+    latency = {"count": 3, "mean": 900.0, "stddev": 10.0, "min": 880.0, "p50": 900.0, "p90": 910.0, "p99": 912.0,
+               "p999": 912.0, "max": 912.0}
+    return {"sessions": sessions, "received": 3, "expected_received": 40, "lost_sessions": lost,
+            "cut_off_reasons": {"Connection reset by peer": lost} if lost else {}, "fanout_ms": latency}
+
+
+def _with_slow(change):
+    doc = churn_doc([25])
+    doc["parameters"].pop("churn_pct", None)
+    for p in doc["levels"][0]["points"]:
+        p.pop("churn", None)
+        p["slow_clients"] = _slow_record()
+    doc["parameters"]["slow_clients"] = {"pct": 10, "kib_per_s": 64}
+    change(doc)
+    return schema_errors(doc)
+
+
+def _slow(doc):
+    return doc["levels"][0]["points"][0]["slow_clients"]
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: None,
+    lambda d: d["parameters"]["slow_clients"].update(pct=50, kib_per_s=1_000_000),
+    lambda d: d["parameters"]["slow_clients"].update(pct=0.01, kib_per_s=1),
+    lambda d: d["levels"][0]["points"][0].update(slow_clients=_slow_record(0, 0)),
+    lambda d: [d["parameters"].pop("slow_clients")] + [p.pop("slow_clients") for p in d["levels"][0]["points"]],
+], ids=["slow-readers", "largest", "smallest", "none-left-none-lost", "no-slow-readers"])
+def test_the_slow_reader_fields_accept_their_documented_range(change):
+    assert _with_slow(change) == []
+
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d["parameters"]["slow_clients"].update(pct=0), "parameters/slow_clients/pct"),
+    (lambda d: d["parameters"]["slow_clients"].update(pct=50.5), "parameters/slow_clients/pct"),
+    (lambda d: d["parameters"]["slow_clients"].update(kib_per_s=0), "parameters/slow_clients/kib_per_s"),
+    (lambda d: d["parameters"]["slow_clients"].update(kib_per_s=1.5), "parameters/slow_clients/kib_per_s"),
+    (lambda d: d["parameters"]["slow_clients"].pop("kib_per_s"), "parameters/slow_clients"),
+    (lambda d: _slow(d).pop("lost_sessions"), "levels/0/points/0/slow_clients"),
+    (lambda d: _slow(d).update(sessions=-1), "levels/0/points/0/slow_clients/sessions"),
+    (lambda d: _slow(d)["cut_off_reasons"].update(EOF=0), "levels/0/points/0/slow_clients/cut_off_reasons/EOF"),
+], ids=["no-share", "share-above-50", "no-rate", "fractional-rate", "rate-missing", "lost-missing",
+        "negative-sessions", "zero-reason"])
+def test_the_slow_reader_fields_refuse_what_their_units_rule_out(change, where):
+    errors = _with_slow(change)
+    assert errors and all(e.startswith(where) for e in errors), errors

@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import sockbench.client.engine.ChurnPool;
 import sockbench.client.engine.Engine;
+import sockbench.client.engine.SlowReaders;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.Transport;
 import sockbench.client.engine.TransportMix;
@@ -73,6 +74,21 @@ public final class RunCommand implements Callable<Integer> {
                     + "(integer weights 0..1000000, client i gets the i-th of an even, deterministic interleaving). "
                     + "HTTP transports need --transport sockjs; a fleet (--agents) runs websocket sessions only. Default: ${DEFAULT-VALUE}.")
     String transports;
+
+    @Option(names = "--slow-clients", paramLabel = "PCT%:KIB",
+            description = "Slow readers: PCT percent of each level's sessions (0 < PCT <= 50; ids 0, 100/PCT, ...) read "
+                    + "at most KIB KiB/s each (1..1000000), so the server must buffer for them or cut them off. They never "
+                    + "send and their copies are kept apart: the points' verdicts and figures are the other sessions'; "
+                    + "each point records theirs as slow_clients (docs/slow-readers.md). Websocket sessions only; not with "
+                    + "--churn or --agents. "
+                    + "Default: none.")
+    String slowClients;
+
+    @Option(names = "--check-slow-clients",
+            description = "Check --slow-clients (with --transports, --churn, --levels) and print its canonical form "
+                    + "(PCT%%:KIB) on stdout, then exit (exit 2 with the reason when it is wrong). The bench runner asks "
+                    + "this before it starts a server.")
+    boolean checkSlowClients;
 
     @Option(names = "--profile", paramLabel = "NAME", defaultValue = "standard", completionCandidates = ProfileNames.class,
             description = "${COMPLETION-CANDIDATES} (see client-java/README.md). Default: ${DEFAULT-VALUE}.")
@@ -150,13 +166,28 @@ public final class RunCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             return 0;
         }
-        Usage.require(spec, url != null, "Missing required option: '--url=URL'");
+        SlowReaders slow = slowClients == null ? SlowReaders.NONE
+                : Usage.parse(spec, "--slow-clients", () -> SlowReaders.parse(slowClients));
+        Usage.require(spec, !checkSlowClients || slow.active(), "--check-slow-clients needs --slow-clients PCT%:KIB");
+        Usage.require(spec, url != null || checkSlowClients, "Missing required option: '--url=URL'");
         Compression compression = connection.compression(spec);
         Usage.require(spec, compression == Compression.NONE || mix.websocketOnly(),
                 "--compression " + compression.userName() + " compresses websocket sessions only: use --transports websocket");
-        Target target = Usage.parse(spec, "--url", () -> new Target(url, tr, compression));
         Profile base = Usage.parseEnum(spec, Profile.class, profile, "--profile");
         SweepPlan sweepPlan = plan.plan(spec, base, search.adaptiveStart());
+        String slowRefusal = slowReadersRefusal(slow, sweepPlan, fleet.coordinating(), mix);
+        if (slowRefusal != null) {
+            // One line, as the runner shows it (its SLOW_CLIENTS= check asks this very code).
+            spec.commandLine().getErr().println(slowRefusal);
+            spec.commandLine().getErr().flush();
+            return 2;
+        }
+        if (checkSlowClients) {
+            spec.commandLine().getOut().println(slow.spec());
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+        Target target = Usage.parse(spec, "--url", () -> new Target(url, tr, compression));
         if (sweepPlan.churnPct() > 0 && !sweepPlan.allCopies()) {
             // Churn is judged by what it does to the other sessions' copies: the own-copy verdict
             // would not see it. One line, as the runner's refusal is.
@@ -181,7 +212,8 @@ public final class RunCommand implements Callable<Integer> {
         SweepSettings settings = SweepSettings.builder(sweepPlan).thresholds(limits)
                 .connectTimeoutS(connection.connectTimeoutS).payloadBytes(connection.payload.payloadBytes).clientCores(cores)
                 .search(search.search(spec, base)).levelStartRates(startRates)
-                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).transports(mix).compression(compression).build();
+                .clientCeilings(ceilings).maxRateGiven(plan.maxRateGiven()).transports(mix).compression(compression)
+                .slowReaders(slow).build();
 
         // Every session is a socket: a level this process (or each agent) cannot hold would fail
         // connection by connection minutes in; refuse it now, in one line (exit 2, no stack trace).
@@ -214,7 +246,7 @@ public final class RunCommand implements Callable<Integer> {
                     : LocalLoadEngine.forThisProcess(Engine.builder(target).ioThreads(threads)
                             .connectTimeoutNs(connection.connectTimeoutNs()).connectConcurrency(connection.connectConcurrency)
                             .readCoalesceNs(connection.readCoalesceNs()).validate(validate).sourceAddresses(sources)
-                            .churnPool(ChurnPool.of(sweepPlan.churnPct())).transports(mix).start());
+                            .churnPool(ChurnPool.of(sweepPlan.churnPct())).transports(mix).slowReaders(slow).start());
         } catch (BusException e) {
             System.err.println("sockbench: " + e.getMessage());
             return 1;
@@ -226,9 +258,39 @@ public final class RunCommand implements Callable<Integer> {
                 ? levelsSoFar -> localClient.withAgents(f.runId(), f.records(levelsSoFar))
                 : levelsSoFar -> localClient;
         RunOutputs outputs = new RunOutputs(
-                new RunOutputs.Run(runId, server.label(serverInfo, mix, compression), started, machine, serverInfo, settings),
+                new RunOutputs.Run(runId, server.label(serverInfo, mix, compression, slow), started, machine, serverInfo, settings),
                 clientOf, warnings, out, legacy, System.err);
         return sweep(loadEngine, settings, warnings, outputs, idlePids);
+    }
+
+    /**
+     * Why {@code slow} cannot run with this plan, in one line, or null when it can. Churn and slow
+     * readers are refused together: both take sessions out of the point's figures by id, and a slow
+     * churning session would measure neither. Slow readers are websocket sessions: with a mix, the
+     * slow ids (every 10th for 10 %) fall in step with the mix's cycle (80/20 is a cycle of 5), so
+     * one transport would get every slow session. A fleet does not carry the slow readers'
+     * counters on its bus yet. A level of one session would have no healthy session to measure.
+     */
+    static String slowReadersRefusal(SlowReaders slow, SweepPlan plan, boolean agents, TransportMix mix) {
+        if (!slow.active()) {
+            return null;
+        }
+        if (!mix.websocketOnly()) {
+            return "--slow-clients " + slow.spec() + " runs on websocket sessions only (--transports websocket), not "
+                    + mix.spec();
+        }
+        if (plan.churnPct() > 0) {
+            return "--slow-clients " + slow.spec() + " and --churn together are not supported: run them separately";
+        }
+        if (agents) {
+            return "--slow-clients " + slow.spec() + ": a fleet (--agents) runs no slow readers so far; run one client process";
+        }
+        int smallest = plan.levels().stream().mapToInt(Integer::intValue).min().orElse(0);
+        if (smallest < 2) {
+            return "--slow-clients " + slow.spec() + " needs levels of at least 2 sessions (level " + smallest
+                    + " would have no healthy session to measure)";
+        }
+        return null;
     }
 
     /**

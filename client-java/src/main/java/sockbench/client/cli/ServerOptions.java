@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import sockbench.client.engine.SlowReaders;
 import sockbench.client.engine.Target;
 import sockbench.client.engine.TransportMix;
 import sockbench.client.sampling.ProcFiles;
@@ -72,9 +73,9 @@ final class ServerOptions {
 
     /**
      * --label, else {@code <server> · <runtime> <version> · <codec> · <mode>} without the unknown
-     * parts, then the sessions' transports and compression when they are not the plain websocket.
+     * parts, then the sessions' transports, compression and slow readers when they are not the plain websocket.
      */
-    String label(ServerInfo s, TransportMix transports, Compression compression) {
+    String label(ServerInfo s, TransportMix transports, Compression compression, SlowReaders slow) {
         if (label != null) {
             return label;
         }
@@ -93,6 +94,9 @@ final class ServerOptions {
         }
         if (compression != Compression.NONE) { // so is what the upgrade negotiated
             b.append(" · ").append(compression.userName());
+        }
+        if (slow.active()) { // so are the slow readers: their run is never read as a plain one
+            b.append(" · slow ").append(slow.spec());
         }
         return b.toString();
     }

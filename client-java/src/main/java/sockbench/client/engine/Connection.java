@@ -49,6 +49,18 @@ abstract class Connection {
      * its close while churn runs is a cycle, not a lost connection.
      */
     boolean churnPool;
+    /**
+     * A slow reader ({@link SlowReaders}): it never sends and its copies are counted apart (its
+     * accounting is the loop's slow one).
+     */
+    boolean slowReader;
+    /** A slow reader's read budget while it is held to its rate; null otherwise (and once its level closes). */
+    ReadBucket readBucket;
+    /**
+     * A slow reader opened again at a point's start after the server had cut it off
+     * ({@link IoLoop}): its open or failure is not the level's opening.
+     */
+    boolean slowReopen;
     /** Opened by the churn's cycle (a reconnect), not by the level's opening: its open or failure is the churn's. */
     boolean churnReconnect;
     /** Index of this session's member in its loop's {@link ChurnCycle}; -1 when not a member. */
@@ -98,6 +110,14 @@ abstract class Connection {
         return state == State.OPEN;
     }
 
+    /**
+     * Whether this session's figures are the point's: not in the churn pool and not a slow reader
+     * (those never send, and their copies are never the point's verdict).
+     */
+    final boolean inPoints() {
+        return !churnPool && !slowReader;
+    }
+
     final boolean isOpening() {
         return state == State.CONNECTING || state == State.HANDSHAKING || state == State.UPGRADED;
     }
@@ -127,6 +147,16 @@ abstract class Connection {
      * where the transport has no such close.
      */
     abstract void closeAwaitingServer();
+
+    /**
+     * A slow reader's probe ({@link SlowReaders}): something small to the server that a live
+     * server ignores and a cut-off one answers with a TCP reset. Without it a reader held to its
+     * rate would learn of its cut-off only after reading what the kernels had queued before the
+     * close (on loopback ~4 MB of the server's send buffer: a minute at 64 KiB/s). Nothing where
+     * the transport has no such message.
+     */
+    void probe() {
+    }
 
     /** Drops the session's sockets now. */
     final void hardClose() {

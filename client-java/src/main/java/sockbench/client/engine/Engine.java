@@ -46,7 +46,7 @@ public final class Engine implements AutoCloseable {
         int perLoop = Math.max(1, b.connectConcurrency / b.ioThreads);
         for (int i = 0; i < b.ioThreads; i++) {
             loops.add(new IoLoop(i, b.ioThreads, b.target, originNs, b.connectTimeoutNs, perLoop, b.readCoalesceNs,
-                    b.validate, b.sourceAddresses, b.churnPool, b.transports));
+                    b.validate, b.sourceAddresses, b.churnPool, b.transports, b.slowReaders));
         }
         loops.forEach(IoLoop::start);
     }
@@ -66,6 +66,7 @@ public final class Engine implements AutoCloseable {
         private List<InetAddress> sourceAddresses = List.of();
         private ChurnPool churnPool = ChurnPool.NONE;
         private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
+        private SlowReaders slowReaders = SlowReaders.NONE;
 
         private Builder(Target target) {
             this.target = target;
@@ -140,6 +141,15 @@ public final class Engine implements AutoCloseable {
                         + target.transport().jsonName());
             }
             this.transports = mix;
+            return this;
+        }
+
+        /**
+         * The sessions whose reads are held to a rate, which never send and whose copies are
+         * counted apart ({@link SlowReaders}); default {@link SlowReaders#NONE}.
+         */
+        public Builder slowReaders(SlowReaders slow) {
+            this.slowReaders = slow;
             return this;
         }
 
@@ -315,8 +325,8 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Connections of the level still open that take part in points: all of them without churn, the
-     * steady ones (churn pool excluded) with it.
+     * Connections of the level still open that take part in points: all of them without churn or
+     * slow readers, else those that are neither in the churn pool nor slow readers.
      */
     public int steadyOpenConnections() {
         int n = 0;

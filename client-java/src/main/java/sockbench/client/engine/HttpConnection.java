@@ -153,10 +153,29 @@ final class HttpConnection extends Connection {
         boolean awaitingHead;
         /** Retries of the current request on a fresh socket (at most {@link #MAX_RETRIES}). */
         int retries;
+        /** OP_READ is wanted (false while a slow reader's socket is paused, {@link ReadThrottle}). */
+        boolean reading = true;
 
         @Override
         public Connection session() {
             return HttpConnection.this;
+        }
+
+        @Override
+        public final void readInterest(boolean on) {
+            reading = on;
+            if (key != null && key.isValid() && connected) {
+                try {
+                    key.interestOps(on ? key.interestOps() | SelectionKey.OP_READ : key.interestOps() & ~SelectionKey.OP_READ);
+                } catch (CancelledKeyException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+
+        /** OP_READ, or nothing while paused. */
+        final int readOp() {
+            return reading ? SelectionKey.OP_READ : 0;
         }
 
         /** Opens a fresh socket (the old one, if any, is closed) and writes {@code request} once connected. */
@@ -175,7 +194,7 @@ final class HttpConnection extends Connection {
                     channel.bind(new InetSocketAddress(source, 0)); // port 0: a free ephemeral port
                 }
                 connected = channel.connect(address);
-                key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+                key = channel.register(selector, connected ? readOp() : SelectionKey.OP_CONNECT, this);
                 if (connected) {
                     write();
                 }
@@ -202,7 +221,7 @@ final class HttpConnection extends Connection {
             try {
                 if (channel.finishConnect()) {
                     connected = true;
-                    key.interestOps(SelectionKey.OP_READ);
+                    key.interestOps(readOp());
                     write();
                 }
             } catch (IOException | RuntimeException e) {
@@ -227,7 +246,7 @@ final class HttpConnection extends Connection {
                     out = null;
                 }
                 if (key.isValid()) {
-                    key.interestOps(done ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    key.interestOps(done ? readOp() : readOp() | SelectionKey.OP_WRITE);
                 }
             } catch (IOException e) {
                 failed(name() + " write: " + e.getMessage());
@@ -237,11 +256,12 @@ final class HttpConnection extends Connection {
         }
 
         @Override
-        public final int readReady(ByteBuffer buf) {
+        public final int readReady(ByteBuffer buf, int max) {
             if (channel == null || !connected) {
                 return -1; // replaced by a fresh socket while this one's bytes were decoded
             }
             buf.clear();
+            buf.limit(Math.min(max, buf.capacity()));
             int n;
             try {
                 n = channel.read(buf);

@@ -15,10 +15,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One I/O thread: a selector driving a share of the connections. Each turn it runs the
  * controller's tasks, starts the connects that are due ({@link SessionOpener}), ticks the churn
- * ({@link ChurnCycle}), sends what is due ({@link SendCursor}), reads
- * every ready socket with one large buffer (many frames per read syscall; decoding and
- * accounting are the {@link Connection}'s and {@link ReceiveAccounting}'s), and writes queued
- * frames with gathering writes.
+ * ({@link ChurnCycle}), re-arms the slow readers whose budget refilled ({@link ReadThrottle}),
+ * sends what is due ({@link SendCursor}), reads every ready socket with one large buffer (many
+ * frames per read syscall; decoding and accounting are the {@link Connection}'s and
+ * {@link ReceiveAccounting}'s), and writes queued frames with gathering writes.
  *
  * <p>Everything a loop owns is touched only by its thread; the controller talks to it by
  * {@link #submit submitting tasks}.
@@ -65,6 +65,14 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Which sessions churn ({@link ChurnPool#NONE}: none), and this loop's cycling of them. */
     private final ChurnPool churnPool;
     private final ChurnCycle churn;
+    /** Which sessions read slowly ({@link SlowReaders#NONE}: none), their accounting and their paused sockets. */
+    private final SlowReaders slowReaders;
+    private final ReceiveAccounting slowAccounting;
+    private final ReadThrottle throttle = new ReadThrottle();
+    /** When the slow readers probe their server next ({@link Connection#probe}), nanoTime. */
+    private long nextProbeNs;
+    /** One probe a second: a cut-off is counted within about a second, at 2 bytes a second per slow reader. */
+    private static final long PROBE_INTERVAL_NS = 1_000_000_000L;
     /** The engine's I/O threads, which offset their churn cycles against each other. */
     private final int loopCount;
     private volatile boolean running = true;
@@ -82,11 +90,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      * @param loopCount the engine's I/O threads (this one's churn cycles are offset against theirs)
      * @param churnPool the sessions that churn during points ({@link ChurnPool#NONE}: none)
      * @param mix which transport each client id uses
+     * @param slowReaders the sessions whose reads are held to a rate ({@link SlowReaders#NONE}: none)
      */
     IoLoop(int index, int loopCount, Target target, long originNs, long connectTimeoutNs, int maxInFlight,
            long readCoalesceNs, boolean validate, List<java.net.InetAddress> sourceAddresses, ChurnPool churnPool,
-           TransportMix mix)
+           TransportMix mix, SlowReaders slowReaders)
             throws IOException {
+        this.slowReaders = slowReaders;
+        // The slow readers' copies are counted apart and every one of them is timed (their lag).
+        this.slowAccounting = slowReaders.active() ? new ReceiveAccounting(originNs, true) : null;
         this.index = index;
         this.loopCount = loopCount;
         this.churnPool = churnPool;
@@ -138,13 +150,22 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
      */
     void openConnections(List<Integer> clientIds, ConnectProgress p, long intervalNs, long firstAtNs) {
         churn.stop();
+        throttle.clear();
+        if (slowAccounting != null) {
+            slowAccounting.newLevel();
+        }
         opener.reset(intervalNs, firstAtNs);
         progress = p;
         sessions.clear();
+        long now = System.nanoTime();
         for (int id : clientIds) {
             SessionTransport t = mix.transportOf(id);
-            Connection c = Connection.create(this, target.transport(), t, id, receiveByTransport[t.ordinal()], validate);
+            boolean slow = slowReaders.contains(id);
+            Connection c = Connection.create(this, target.transport(), t, id,
+                    slow ? slowAccounting : receiveByTransport[t.ordinal()], validate);
             c.churnPool = churnPool.contains(id);
+            c.slowReader = slow;
+            c.readBucket = slow ? slowReaders.newBucket(now) : null;
             sessions.add(c);
             opener.queue(c);
         }
@@ -162,10 +183,36 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 r.start(s);
             }
         }
+        if (slowAccounting != null) {
+            slowAccounting.start(s);
+            reopenCutOffSlowReaders();
+            slowAccounting.live().add(PointCounters.Count.SESSIONS_AT_START, sessions.slowOpenCount());
+        }
         sender.start(s, sessions.inOrder(), ids, slots);
         if (churnPool.active() && !churn.running()) {
             // The churn starts with the level's first point and runs until the level closes.
             churn.start(sessions.inOrder(), System.nanoTime(), index, loopCount);
+        }
+    }
+
+    /**
+     * Every point starts with the level's full share of slow readers: one the server cut off during
+     * an earlier point is opened again now, as its warm-up starts, with a full bucket. Without this a
+     * level's later points (connections are reused after an ok point) would have none left, and
+     * would read as what slow readers cost when there were none.
+     */
+    private void reopenCutOffSlowReaders() {
+        long now = System.nanoTime();
+        for (Connection c : List.copyOf(sessions.inOrder())) {
+            if (c.slowReader && c.state() == Connection.State.CLOSED && !c.closingByUs) {
+                Connection fresh = Connection.create(this, target.transport(), c.transport, c.clientId, slowAccounting,
+                        validate);
+                fresh.slowReader = true;
+                fresh.slowReopen = true;
+                fresh.readBucket = slowReaders.newBucket(now);
+                sessions.replace(fresh);
+                opener.startNow(fresh, now);
+            }
         }
     }
 
@@ -182,25 +229,34 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 r.stop();
             }
         }
+        if (slowAccounting != null) {
+            slowAccounting.stop();
+        }
         return result;
     }
 
     /**
      * Every transport's counters added up; with more than one transport in the mix, each one's
-     * copy is kept in {@link PointCounters#byTransport} too.
+     * copy is kept in {@link PointCounters#byTransport} too. The slow readers' counters are never
+     * in the total: they ride along as {@link PointCounters#slow}.
      */
     private PointCounters merged(boolean completed, boolean withHistograms) {
         List<SessionTransport> ts = mix.transports();
+        PointCounters total;
         if (ts.size() == 1) {
             ReceiveAccounting r = receive;
-            return (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+            total = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+        } else {
+            total = new PointCounters();
+            for (SessionTransport t : ts) {
+                ReceiveAccounting r = receiveByTransport[t.ordinal()];
+                PointCounters part = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
+                total.add(part);
+                total.byTransport.put(t.userName(), part);
+            }
         }
-        PointCounters total = new PointCounters();
-        for (SessionTransport t : ts) {
-            ReceiveAccounting r = receiveByTransport[t.ordinal()];
-            PointCounters part = (completed ? r.completedCounters() : r.counters()).copy(withHistograms);
-            total.add(part);
-            total.byTransport.put(t.userName(), part);
+        if (slowAccounting != null) {
+            total.slow = (completed ? slowAccounting.completedCounters() : slowAccounting.counters()).copy(withHistograms);
         }
         return total;
     }
@@ -208,6 +264,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     /** Closes every connection of the level: politely (close frame) or, with {@code force}, at once. */
     void closeAll(boolean force) {
         churn.stop(); // the pool's sessions close with the rest
+        throttle.clear(); // a closing slow reader reads at full speed, so its close is seen in time
+        for (Connection c : sessions.inOrder()) {
+            if (c.readBucket != null) {
+                c.readBucket = null;
+                if (c instanceof ReadySocket s) {
+                    s.readInterest(true);
+                }
+            }
+        }
         opener.dropQueued();
         for (Connection c : sessions.inOrder()) {
             c.close(force);
@@ -246,7 +311,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
                 m.put(t.userName(), 0);
             }
             for (Connection c : sessions.inOrder()) {
-                if (c.state() != Connection.State.CLOSED && !c.churnPool) {
+                if (c.state() != Connection.State.CLOSED && c.inPoints()) {
                     m.merge(c.transport.userName(), 1, Integer::sum);
                 }
             }
@@ -277,7 +342,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         opener.opened(c);
         if (c.churnReconnect) {
             churn.reconnected(c, System.nanoTime());
-        } else {
+        } else if (!c.slowReopen) {
             progress.connected.incrementAndGet();
         }
     }
@@ -287,7 +352,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         opener.failed(c);
         if (c.churnReconnect) {
             churn.reconnectFailed(c, reason, System.nanoTime());
-        } else {
+        } else if (!c.slowReopen) { // a slow reader that failed to reopen: the point's sessions say so
             progress.fail(reason);
         }
     }
@@ -299,7 +364,7 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             return;
         }
         if (!c.closingByUs) {
-            c.accounting.connectionLost();
+            c.accounting.connectionLost(reason);
             health.lost(reason);
             if (progress != null && progress.firstError == null) {
                 progress.firstError = reason;
@@ -381,6 +446,15 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
         long now = System.nanoTime();
         opener.startDue(now);
         churn.tick(now);
+        throttle.resumeDue(now);
+        if (slowAccounting != null && now >= nextProbeNs) {
+            nextProbeNs = now + PROBE_INTERVAL_NS;
+            for (Connection c : sessions.inOrder()) {
+                if (c.readBucket != null && c.isOpen()) {
+                    c.probe();
+                }
+            }
+        }
         sender.sendDue(target.transport());
         flush();
 
@@ -432,6 +506,13 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
             wait = Math.min(wait, churn.nextDueNs() - System.nanoTime());
         }
         wait = Math.min(wait, opener.untilNextPacedNs(now));
+        if (slowAccounting != null) {
+            wait = Math.min(wait, nextProbeNs - System.nanoTime());
+        }
+        long rearm = throttle.nextDueNs();
+        if (rearm != Long.MAX_VALUE) {
+            wait = Math.min(wait, rearm - System.nanoTime());
+        }
         return wait;
     }
 
@@ -462,13 +543,45 @@ final class IoLoop implements Runnable, ConnectionEvents, ChurnCycle.Host {
     }
 
     private void read(ReadySocket s) {
+        ReadBucket bucket = s.session().readBucket;
+        if (bucket != null) {
+            readSlowly(s, bucket);
+            return;
+        }
         for (int r = 0; r < MAX_READS_PER_KEY; r++) {
             // The clock is read once per read syscall: every message in it arrived "now".
-            int n = s.readReady(readBuffer);
+            int n = s.readReady(readBuffer, READ_BUFFER_BYTES);
             if (n <= 0 || s.session().state() == Connection.State.CLOSED || n < READ_BUFFER_BYTES) {
                 return;
             }
         }
+    }
+
+    /**
+     * A slow reader's read: at most what its bucket holds. A read that took the whole allowance
+     * (or found none) pauses the socket until the bucket is full again; one that drained the
+     * kernel's buffer first stays armed, since the selector only reports it when data arrives.
+     */
+    private void readSlowly(ReadySocket s, ReadBucket bucket) {
+        long now = System.nanoTime();
+        int allowed = bucket.allowance(now, READ_BUFFER_BYTES);
+        if (allowed > 0) {
+            int n = s.readReady(readBuffer, allowed);
+            if (n > 0) {
+                bucket.consume(n);
+            }
+            if (n < allowed) {
+                return; // drained (or gone)
+            }
+        }
+        if (s.session().state() != Connection.State.CLOSED) {
+            throttle.pause(s, bucket.refilledAtNs(now));
+        }
+    }
+
+    /** This loop's paused slow readers (tests). */
+    int pausedReaders() {
+        return throttle.size();
     }
 
     private void flush() {

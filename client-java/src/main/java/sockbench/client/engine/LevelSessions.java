@@ -30,31 +30,44 @@ final class LevelSessions {
         return view;
     }
 
-    /** Client ids of the open connections that take part in points (churn pool excluded), ascending. */
+    /** Client ids of the open connections that take part in points (churn pool and slow readers excluded), ascending. */
     List<Integer> openClientIds() {
         List<Integer> ids = new ArrayList<>();
         for (Connection c : connections) {
-            if (c.isOpen() && !c.churnPool) {
+            if (c.isOpen() && c.inPoints()) {
                 ids.add(c.clientId);
             }
         }
         return ids;
     }
 
-    /** Connections not closed yet (opening or open), the churn pool included. */
+    /** Connections not closed yet (opening or open), the churn pool and slow readers included. */
     int openCount() {
-        return countNotClosed(true);
-    }
-
-    /** As {@link #openCount()} without the churn pool: the sessions a point's figures are about. */
-    int steadyOpenCount() {
-        return countNotClosed(false);
-    }
-
-    private int countNotClosed(boolean withChurnPool) {
         int n = 0;
         for (Connection c : connections) {
-            if (c.state() != Connection.State.CLOSED && (withChurnPool || !c.churnPool)) {
+            if (c.state() != Connection.State.CLOSED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** As {@link #openCount()} without the churn pool and the slow readers: the sessions a point's figures are about. */
+    int steadyOpenCount() {
+        int n = 0;
+        for (Connection c : connections) {
+            if (c.state() != Connection.State.CLOSED && c.inPoints()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Slow readers not closed yet ({@link SlowReaders}). */
+    int slowOpenCount() {
+        int n = 0;
+        for (Connection c : connections) {
+            if (c.state() != Connection.State.CLOSED && c.slowReader) {
                 n++;
             }
         }

@@ -70,6 +70,11 @@ public final class PointCounters {
         FANOUT_SECOND_HALF_SUM_MICROS,
         /** All-copies points only: copies of messages past {@link CopyCompletion#MAX_TRACKED_MESSAGES} (timed, completion not tracked). */
         COMPLETION_UNTRACKED,
+        /**
+         * Sessions of this accounting not closed when the point started (the slow readers', once the
+         * cut-off ones were opened again; {@link SlowReaders}). Set once per point, never per message.
+         */
+        SESSIONS_AT_START,
         /** Churn ({@link ChurnPool}): pool closes started inside the window. */
         CHURN_CLOSES,
         /** Churn: new pool sessions that opened (SockJS {@code o} received) inside the window. */
@@ -109,6 +114,14 @@ public final class PointCounters {
      * own counters by its user name, in the mix's order, added up into this one; empty otherwise.
      */
     public final java.util.Map<String, PointCounters> byTransport = new java.util.LinkedHashMap<>();
+    /** Sessions lost during the point ({@link Count#CONNECTIONS_LOST}) by {@link LossReason} key. */
+    public final java.util.Map<String, Integer> lostReasons = new java.util.TreeMap<>();
+    /**
+     * With slow readers ({@link SlowReaders}): their own counters, kept apart from these (which are
+     * the healthy sessions' alone), so nothing a slow session receives or loses is the point's
+     * verdict; null without slow readers.
+     */
+    public PointCounters slow;
 
     public PointCounters() {
         this(LatencySummary.newHistogram(), LatencySummary.newHistogram(), MessagesPerFrame.newHistogram(),
@@ -157,6 +170,8 @@ public final class PointCounters {
         churnReconnectMicros.reset();
         churnFailures.clear();
         byTransport.clear();
+        lostReasons.clear();
+        slow = null;
         if (completion != null) {
             completion.clear();
         }
@@ -169,7 +184,9 @@ public final class PointCounters {
                         connectionMeanHundredths.copy(), fanoutMicros.copy(), churnReconnectMicros.copy())
                 : new PointCounters();
         c.churnFailures.putAll(churnFailures);
+        c.lostReasons.putAll(lostReasons);
         byTransport.forEach((t, part) -> c.byTransport.put(t, part.copy(withHistograms)));
+        c.slow = slow == null ? null : slow.copy(withHistograms);
         if (withHistograms && completion != null) {
             c.completion = completion.copy();
         }
@@ -189,6 +206,14 @@ public final class PointCounters {
         fanoutMicros.add(o.fanoutMicros);
         churnReconnectMicros.add(o.churnReconnectMicros);
         o.churnFailures.forEach((reason, n) -> churnFailures.merge(reason, n, Integer::sum));
+        o.lostReasons.forEach((reason, n) -> lostReasons.merge(reason, n, Integer::sum));
+        if (o.slow != null) {
+            if (slow == null) {
+                slow = o.slow.copy(true);
+            } else {
+                slow.add(o.slow);
+            }
+        }
         o.byTransport.forEach((t, part) -> {
             PointCounters mine = byTransport.get(t);
             if (mine == null) {

@@ -19,9 +19,16 @@ interface ReadySocket {
     void writeReady(ByteBuffer[] gather);
 
     /**
-     * Reads once into {@code buf} (the loop's heap buffer) and decodes what arrived.
+     * Reads once into {@code buf} (the loop's heap buffer), at most {@code max} bytes (a slow
+     * reader's budget, {@link ReadBucket}; the buffer's size otherwise), and decodes what arrived.
      *
      * @return bytes read, 0 if none, -1 if the socket is gone
      */
-    int readReady(ByteBuffer buf);
+    int readReady(ByteBuffer buf, int max);
+
+    /**
+     * Asks the selector for OP_READ ({@code on}) or stops asking (a slow reader's paused socket,
+     * {@link ReadThrottle}); every later change of the key's interest keeps that choice.
+     */
+    void readInterest(boolean on);
 }

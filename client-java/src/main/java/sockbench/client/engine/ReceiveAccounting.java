@@ -72,8 +72,29 @@ final class ReceiveAccounting {
     /** Messages per data frame inside the window (batching, not a verdict). */
     private final FrameCounts frames = new FrameCounts();
 
+    /**
+     * The slow readers' accounting ({@link SlowReaders}), which differs in three ways: it times
+     * every copy they read while a point runs, whatever point sent it, from the scheduled time in
+     * its payload (how old what they read was: a reader that far behind reads the warm-up's or an
+     * earlier point's copies, which the schedule cannot time; one process's payloads carry its own
+     * clock, and the slow readers run in one process, never in a fleet), at a cost that does not
+     * matter at their read rates; it never tracks completion (a slow session's copy must not make a
+     * message "complete" for the healthy sessions); and a session lost between two points (a
+     * cut-off seen during a settle) is counted in the next point, since no open count of theirs
+     * catches it as the sweep's does for the healthy sessions.
+     */
+    private final boolean slowReaders;
+    /** Slow readers' sessions lost while no point ran, by {@link LossReason} key: the next point's. */
+    private final java.util.Map<String, Integer> lostBetweenPoints = new java.util.TreeMap<>();
+
     ReceiveAccounting(long originNs) {
+        this(originNs, false);
+    }
+
+    /** @param slowReaders the slow readers' accounting (above) */
+    ReceiveAccounting(long originNs, boolean slowReaders) {
         this.originNs = originNs;
+        this.slowReaders = slowReaders;
     }
 
     /** The counters, with every message decoded so far included. */
@@ -117,14 +138,24 @@ final class ReceiveAccounting {
         epochWord = epochLength == 0 ? 0 : Payload.prefixWord(s.measureEpoch());
         epochMask = epochLength == 0 ? 0 : Payload.prefixMask(epochLength);
         timed = s.rate() > 0;
-        allCopies = timed && s.allCopies();
+        allCopies = timed && s.allCopies() && !slowReaders;
         halfwayNs = (s.windowStartNs() + s.windowEndNs()) / 2;
-        if (allCopies) {
+        lostBetweenPoints.forEach((reason, n) -> {
+            counters.add(Count.CONNECTIONS_LOST, n);
+            counters.lostReasons.merge(reason, n, Integer::sum);
+        });
+        lostBetweenPoints.clear();
+        if (allCopies && !slowReaders) {
             completion = CopyCompletion.forMessages(s.measureCount(), completion);
             counters.completion = completion;
         } else {
             counters.completion = null;
         }
+    }
+
+    /** A new level opens: what the last one lost between its points is no point's of this one. */
+    void newLevel() {
+        lostBetweenPoints.clear();
     }
 
     /** Stops attributing: copies arriving from now on belong to no point. */
@@ -199,6 +230,10 @@ final class ReceiveAccounting {
             return; // between points nothing is attributed; a churn pool session's copies never count
         }
         receivedTally++;
+        if (slowReaders) {
+            slowReaderCopy(b, start, end);
+            return;
+        }
         int el = epochLength;
         if (el != 0 && start + Payload.FAST_MATCH_SLACK <= b.length && start + el <= end
                 && ((Payload.word(b, start) ^ epochWord) & epochMask) == 0) {
@@ -224,6 +259,23 @@ final class ReceiveAccounting {
             // a client field of 8+ digits or a malformed one: the slow path decides
         }
         slowPath(c, b, start, end);
+    }
+
+    /**
+     * A slow reader's copy, any epoch: how long after its scheduled send time (the payload's) it
+     * was read. Copies of the measured epoch still count as arrived.
+     */
+    private void slowReaderCopy(byte[] b, int start, int end) {
+        Payload.Fields f = fields;
+        int rest = Payload.parseHeader(b, start, end, f);
+        if (rest < 0 || !Payload.parseTimes(b, rest, end, f)) {
+            counters.increment(Count.MALFORMED);
+            return;
+        }
+        if (f.epoch == schedule.measureEpoch()) {
+            measuredTally++;
+        }
+        counters.fanoutMicros.recordValue(Math.max(0, arrivalNs - originNs - f.scheduledNs) / 1000);
     }
 
     /** Parses epoch and client as numbers: copies of other epochs, malformed ones, unusual lengths. */
@@ -279,7 +331,7 @@ final class ReceiveAccounting {
             fanoutSecondSamples++;
             fanoutSecondMicros += micros;
         }
-        if (!completion.record(i, micros)) {
+        if (counters.completion != null && !completion.record(i, micros)) {
             untrackedCopies++;
         }
     }
@@ -316,8 +368,14 @@ final class ReceiveAccounting {
         }
     }
 
-    void connectionLost() {
+    /** A session of this accounting closed without the client asking; {@code reason} as the connection gave it. */
+    void connectionLost(String reason) {
+        if (slowReaders && schedule == null) {
+            lostBetweenPoints.merge(LossReason.of(reason), 1, Integer::sum);
+            return;
+        }
         counters.increment(Count.CONNECTIONS_LOST);
+        counters.lostReasons.merge(LossReason.of(reason), 1, Integer::sum);
     }
 
     void malformed() {

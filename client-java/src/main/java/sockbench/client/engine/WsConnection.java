@@ -59,6 +59,8 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
      * reconnect storm must not leave thousands of them on the client's ephemeral ports.
      */
     private boolean awaitingServerClose;
+    /** OP_READ is wanted (false while a slow reader's socket is paused, {@link ReadThrottle}). */
+    private boolean reading = true;
 
     /**
      * @param framing    SockJS-framed websocket or raw websocket endpoint
@@ -101,7 +103,7 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
                 channel.bind(new InetSocketAddress(source, 0));
             }
             boolean connected = channel.connect(address);
-            key = channel.register(selector, connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+            key = channel.register(selector, connected ? readOp() : SelectionKey.OP_CONNECT, this);
             if (connected) {
                 startHandshake();
             }
@@ -115,7 +117,7 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
     public void connectReady() {
         try {
             if (channel.finishConnect()) {
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOps(readOp());
                 startHandshake();
             }
         } catch (IOException | RuntimeException e) {
@@ -131,6 +133,23 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
 
     // --- reading ---------------------------------------------------------------------------
 
+    @Override
+    public void readInterest(boolean on) {
+        reading = on;
+        if (key != null && key.isValid() && state != State.CONNECTING) {
+            try {
+                key.interestOps(on ? key.interestOps() | SelectionKey.OP_READ : key.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /** OP_READ, or nothing while paused. */
+    private int readOp() {
+        return reading ? SelectionKey.OP_READ : 0;
+    }
+
     /**
      * Reads once into {@code buf} (a heap buffer the loop owns), tells this session's accounting
      * when the bytes arrived, and decodes them.
@@ -138,8 +157,9 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
      * @return bytes read, 0 if none, -1 if the connection is gone
      */
     @Override
-    public int readReady(ByteBuffer buf) {
+    public int readReady(ByteBuffer buf, int max) {
         buf.clear();
+        buf.limit(Math.min(max, buf.capacity()));
         int n;
         try {
             n = channel.read(buf);
@@ -225,6 +245,20 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         }
     }
 
+    /**
+     * An unsolicited empty pong (RFC 6455 §5.5.3 allows it as a one-way heartbeat; servers ignore
+     * it): data to a socket the server has closed makes its kernel answer with a reset, so the
+     * next read or write here fails and the cut-off is counted now rather than after the backlog.
+     */
+    @Override
+    void probe() {
+        if (state == State.OPEN && ws != null && !awaitingServerClose) {
+            answerPing(NO_BYTES, 0, 0);
+        }
+    }
+
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** The server's websocket close frame. */
     @Override
     void closeFrameReceived(int code, String reason) {
@@ -293,12 +327,12 @@ final class WsConnection extends Connection implements ReadySocket, JavaWebSocke
         try {
             if (!GatheredWriter.drain(ws.outgoing(), channel, gather)) {
                 if (key.isValid()) {
-                    key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                    key.interestOps(readOp() | SelectionKey.OP_WRITE);
                 }
                 return;
             }
             if (key.isValid() && (key.interestOps() & SelectionKey.OP_WRITE) != 0) {
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOps(readOp());
             }
             if (ws.closeAfterFlush() && !awaitingServerClose) {
                 ws.closeConnection(); // our close frame is out: now close the socket

@@ -156,6 +156,7 @@ public final class JsonResultWriter implements ResultWriter {
         g.writeStringField("transports", st.transports().spec());
         g.writeStringField("compression", st.compression().userName());
         SessionsFieldsWriter.parameters(g, p);
+        SlowClientsWriter.parameters(g, st.slowReaders());
         g.writeEndObject();
     }
 
@@ -255,6 +256,7 @@ public final class JsonResultWriter implements ResultWriter {
         if (!p.transports().isEmpty()) { // optional: only a mix of transports has a breakdown
             transports(g, p.transports());
         }
+        SlowClientsWriter.point(g, p.slowClients());
         if (!p.agents().isEmpty()) {
             g.writeArrayFieldStart("agents");
             for (AgentPointResult a : p.agents()) {

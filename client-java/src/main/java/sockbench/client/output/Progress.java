@@ -100,6 +100,11 @@ public final class Progress implements SweepProgress {
                     p.churn().connectsPerS(), p.churn().pool(), fmt(p.churn().reconnectMs().p99()),
                     p.churn().failed() > 0 ? ", " + p.churn().failed() + " failed" : "");
         }
+        // Slow readers: how far behind they were and how many the server cut off (never the verdict).
+        if (p.slowClients() != null) {
+            fanout += String.format(Locale.ROOT, ", slow readers %d, behind p99 %s ms, %d cut off",
+                    p.slowClients().sessions(), fmt(p.slowClients().fanoutMs().p99()), p.slowClients().lostSessions());
+        }
         err.printf(Locale.ROOT, "  N=%-5d %-7s rate %9.1f/s  sent %9.1f/s  recv %10.0f/s  rtt mean %s p99 %s ms%s  %-10s%s%s%s%s%s  ETA %s%n",
                 n, p.phase().jsonName(), p.targetRate(), p.sentPerS(), p.receivedPerS(), fmt(p.rtt().mean()),
                 fmt(p.rtt().p99()), fanout, p.state().jsonName(), p.okStrict() ? " strict-ok" : "",

@@ -43,6 +43,7 @@ import java.util.List;
  * @param churn              the reconnect storm through the window ({@code --churn}); null without churn
  * @param transports         with a mix of SockJS transports, each one's share of the point; empty otherwise
  * @param compression        with {@code --compression permessage-deflate}: bytes read against bytes inflated; null otherwise
+ * @param slowClients        the slow readers' own figures ({@code --slow-clients}); null without slow readers
  */
 public record PointResult(double targetRate, double durationS, long sent, double sentPerS,
                           long received, double receivedPerS, long expectedReceived, long lost,
@@ -53,7 +54,8 @@ public record PointResult(double targetRate, double durationS, long sent, double
                           Double rttSecondHalfMeanMs, boolean backlogGrowing, boolean okStrict, Double stealPct,
                           List<AgentPointResult> agents, String agentLost, MessagesPerFrame messagesPerFrame,
                           LatencySummary fanout, CompletionSummary completion, ChurnRecord churn,
-                          List<TransportPointResult> transports, CompressionBytes compression) {
+                          List<TransportPointResult> transports, CompressionBytes compression,
+                          SlowClientsRecord slowClients) {
 
     public PointResult {
         clientBoundReasons = List.copyOf(clientBoundReasons);
@@ -115,6 +117,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         private CompletionSummary completion;
         private ChurnRecord churn;
         private List<TransportPointResult> transports = List.of();
+        private SlowClientsRecord slowClients;
 
         private Builder() {
         }
@@ -274,6 +277,11 @@ public record PointResult(double targetRate, double durationS, long sent, double
             return this;
         }
 
+        public Builder slowClients(SlowClientsRecord value) {
+            this.slowClients = value;
+            return this;
+        }
+
         public Builder transports(List<TransportPointResult> value) {
             this.transports = value;
             return this;
@@ -285,7 +293,7 @@ public record PointResult(double targetRate, double durationS, long sent, double
         }
 
         public PointResult build() {
-            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports, compression);
+            return new PointResult(targetRate, durationS, sent, sentPerS, received, receivedPerS, expectedReceived, lost, connectionErrors, rtt, rttUncorrected, clientCpuPct, serverCpuPct, serverRssBytes, state, clientBoundReasons, outOfOrder, phase, order, deliveredPct, rttFirstHalfMeanMs, rttSecondHalfMeanMs, backlogGrowing, okStrict, stealPct, agents, agentLost, messagesPerFrame, fanout, completion, churn, transports, compression, slowClients);
         }
     }
 }

@@ -28,6 +28,7 @@ import sockbench.client.stats.PointResult;
 import sockbench.client.stats.PointRules;
 import sockbench.client.stats.PointState;
 import sockbench.client.stats.SaturationPoint;
+import sockbench.client.stats.SlowClientsRecord;
 import sockbench.client.stats.TransportPointResult;
 import sockbench.client.websocket.Compression;
 
@@ -207,10 +208,11 @@ public final class Sweep {
 
     /**
      * The sessions a point's figures are about, given {@code opened} sessions of the level open:
-     * all of them, or with churn the steady ones the engine counts (the pool's are never counted).
+     * all of them, or with churn or slow readers the ones the engine counts (the pool's and the slow
+     * readers' are never the point's).
      */
     private int steadyOf(int opened) {
-        return churnPool.active() ? engine.openConnections() : opened;
+        return churnPool.active() || settings.slowReaders().active() ? engine.openConnections() : opened;
     }
 
     /**
@@ -357,6 +359,9 @@ public final class Sweep {
         if (churnWarning != null) {
             warnings.add(churnWarning); // churn the server could not serve must not pass silently
         }
+        // The slow readers' copies and losses are theirs alone (PointCounters.slow): never the verdict.
+        SlowClientsRecord slow = settings.slowReaders().active()
+                ? slowClients(c.slow, sent) : null;
         if (c.get(Count.READS) > 0) {
             progress.diagnostics(c.get(Count.RECEIVED_ALL) / (double) c.get(Count.READS));
         }
@@ -378,7 +383,20 @@ public final class Sweep {
                 .fanout(fanout).completion(completion).churn(churn).transports(byTransport)
                 .compression(settings.compression() == Compression.NONE ? null
                         : new CompressionBytes(c.get(Count.BYTES_READ), c.get(Count.INFLATED_BYTES)))
-                .build();
+                .slowClients(slow).build();
+    }
+
+    /**
+     * A point's {@code slow_clients} from the slow readers' counters ({@link PointCounters#slow};
+     * null, as from a fleet, reads as none) and the messages {@code sent} in the window.
+     */
+    private static SlowClientsRecord slowClients(PointCounters slow, long sent) {
+        if (slow == null) {
+            return new SlowClientsRecord(0, 0, 0, 0, Map.of(), LatencySummary.of(LatencySummary.newHistogram()));
+        }
+        int sessions = (int) slow.get(Count.SESSIONS_AT_START);
+        return new SlowClientsRecord(sessions, slow.get(Count.RECEIVED_IN_WINDOW), sent * sessions,
+                slow.get(Count.CONNECTIONS_LOST), slow.lostReasons, LatencySummary.of(slow.fanoutMicros));
     }
 
     /**

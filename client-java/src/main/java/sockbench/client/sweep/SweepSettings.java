@@ -1,6 +1,7 @@
 package sockbench.client.sweep;
 
 import java.util.Map;
+import sockbench.client.engine.SlowReaders;
 import sockbench.client.engine.TransportMix;
 import sockbench.client.plan.SweepPlan;
 import sockbench.client.stats.SearchRules;
@@ -25,11 +26,13 @@ import sockbench.client.websocket.Compression;
  *                         level, ceiling or not
  * @param transports       which SockJS transport each session uses ({@code --transports})
  * @param compression      what the websocket upgrades offered ({@code --compression})
+ * @param slowReaders      which sessions read at most a given rate ({@code --slow-clients}; {@link SlowReaders#NONE}: none)
  */
 public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connectTimeoutS,
                             int payloadBytes, int clientCores, SearchRules search,
                             Map<Integer, Double> levelStartRates, Map<Integer, Double> clientCeilings,
-                            boolean maxRateGiven, TransportMix transports, Compression compression) {
+                            boolean maxRateGiven, TransportMix transports, Compression compression,
+                            SlowReaders slowReaders) {
 
     public SweepSettings {
         if (!(connectTimeoutS > 0) || payloadBytes < 1 || clientCores < 1) {
@@ -62,6 +65,7 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
         private boolean maxRateGiven;
         private TransportMix transports = TransportMix.WEBSOCKET_ONLY;
         private Compression compression = Compression.NONE;
+        private SlowReaders slowReaders = SlowReaders.NONE;
 
         private Builder(SweepPlan plan) {
             this.plan = plan;
@@ -121,9 +125,15 @@ public record SweepSettings(SweepPlan plan, Thresholds thresholds, double connec
             return this;
         }
 
+        /** Which sessions read slowly; default none. */
+        public Builder slowReaders(SlowReaders slow) {
+            this.slowReaders = slow;
+            return this;
+        }
+
         public SweepSettings build() {
             return new SweepSettings(plan, thresholds, connectTimeoutS, payloadBytes, clientCores, search, levelStartRates,
-                    clientCeilings, maxRateGiven, transports, compression);
+                    clientCeilings, maxRateGiven, transports, compression, slowReaders);
         }
     }
 }

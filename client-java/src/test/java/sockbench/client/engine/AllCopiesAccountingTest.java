@@ -100,6 +100,61 @@ class AllCopiesAccountingTest {
     }
 
     @Test
+    void theSlowReadersAccountingTimesEveryCopyOfAnyEpochFromItsPayloadAndTracksNoCompletion() {
+        // SlowReaders: how old what they read was, on points that time only own copies too, even
+        // copies of the warm-up or an earlier point (a reader that far behind reads those); and
+        // never completion, so a slow session's copy makes no message "complete" for the others.
+        PointSchedule ownOnly = PointSchedule.of(1000, 3, ORIGIN + 500_000_000L, 0.5, 2, 1, 64);
+        ReceiveAccounting slow = new ReceiveAccounting(ORIGIN, true);
+        slow.start(ownOnly);
+        long arrival = ownOnly.dueNs(500) + 900 * MS;
+        StringBuilder measured = new StringBuilder();
+        Payload.append(measured, 3, 2, 500, ownOnly.dueNs(500) - ORIGIN, ownOnly.dueNs(500) - ORIGIN, 64);
+        StringBuilder previousPoint = new StringBuilder();
+        Payload.append(previousPoint, 1, 1, 7, arrival - 1500 * MS - ORIGIN, arrival - 1500 * MS - ORIGIN, 64);
+        frame(slow, connection(0), arrival, measured.toString(), previousPoint.toString());
+        PointCounters k = slow.completedCounters();
+        assertEquals(2, k.fanoutMicros.getTotalCount(), "both copies timed, whatever their epoch");
+        assertEquals(900_000, k.fanoutMicros.getMinValue(), 1000);
+        assertEquals(1_500_000, k.fanoutMicros.getMaxValue(), 2000);
+        assertEquals(1, k.get(Count.ARRIVED_MEASURED), "only the measured epoch's copy counts as arrived");
+        assertEquals(2, k.get(Count.RECEIVED_ALL));
+        assertNull(k.completion());
+        slow.start(POINT); // an all-copies point: still no completion arrays of its own
+        assertNull(slow.completedCounters().completion());
+
+        ReceiveAccounting healthy = new ReceiveAccounting(ORIGIN);
+        healthy.start(ownOnly);
+        frame(healthy, connection(0), ownOnly.dueNs(500) + MS, payload(2, 500));
+        assertEquals(0, healthy.completedCounters().fanoutMicros.getTotalCount(), "others' copies untimed as before");
+    }
+
+    @Test
+    void aSlowReaderLostBetweenPointsIsTheNextPointsAndANewLevelForgetsIt() {
+        PointSchedule ownOnly = PointSchedule.of(1000, 3, ORIGIN + 500_000_000L, 0.5, 2, 1, 64);
+        ReceiveAccounting slow = new ReceiveAccounting(ORIGIN, true);
+        slow.start(ownOnly);
+        slow.connectionLost("read: Connection reset by peer");
+        assertEquals(1, slow.completedCounters().get(Count.CONNECTIONS_LOST));
+        slow.stop();
+        slow.connectionLost("server closed the TCP connection"); // seen during the settle
+        slow.start(ownOnly);
+        PointCounters next = slow.completedCounters();
+        assertEquals(1, next.get(Count.CONNECTIONS_LOST));
+        assertEquals(java.util.Map.of("EOF", 1), next.lostReasons);
+        slow.stop();
+        slow.connectionLost("server closed the TCP connection");
+        slow.newLevel();
+        slow.start(ownOnly);
+        assertEquals(0, slow.completedCounters().get(Count.CONNECTIONS_LOST));
+
+        ReceiveAccounting healthy = new ReceiveAccounting(ORIGIN); // the sweep counts theirs by open count
+        healthy.connectionLost("server closed the TCP connection");
+        healthy.start(ownOnly);
+        assertEquals(0, healthy.completedCounters().get(Count.CONNECTIONS_LOST));
+    }
+
+    @Test
     void copiesAreSplitIntoTheHalvesOfTheWindowByDueTime() {
         ReceiveAccounting ra = new ReceiveAccounting(ORIGIN);
         ra.start(POINT);

@@ -51,6 +51,22 @@ class LevelSessionsTest {
     }
 
     @Test
+    void slowReadersAreCountedApartAndTakeNoScheduleSlot() {
+        LevelSessions sessions = sessionsOf(0, 1, 2, 3);
+        for (Connection c : sessions.inOrder()) {
+            c.state = Connection.State.OPEN;
+        }
+        sessions.inOrder().get(0).slowReader = true;
+        sessions.inOrder().get(2).slowReader = true;
+        assertEquals(4, sessions.openCount());
+        assertEquals(2, sessions.steadyOpenCount());
+        assertEquals(2, sessions.slowOpenCount());
+        assertEquals(List.of(1, 3), sessions.openClientIds(), "slow readers never send");
+        sessions.inOrder().get(0).lost("cut off");
+        assertEquals(1, sessions.slowOpenCount());
+    }
+
+    @Test
     void clearForgetsThePreviousLevel() {
         LevelSessions sessions = sessionsOf(1, 2);
         sessions.clear();

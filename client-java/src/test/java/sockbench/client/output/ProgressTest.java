@@ -69,6 +69,20 @@ class ProgressTest {
     }
 
     @Test
+    void aPointWithSlowReadersShowsHowFarBehindTheyWereAndHowManyWereCutOff() {
+        Progress p = atLevel25Connected(Profile.QUICK);
+        var own = ResultWritersTest.point(10, 30, 2.5);
+        var behind = new sockbench.client.stats.LatencySummary(60, 900.0, 3.0, 1.0, 800.0, 1200.0, 1500.0, 1500.0, 1510.0);
+        var slow = new sockbench.client.stats.SlowClientsRecord(3, 60, 90, 2, java.util.Map.of("EOF", 2), behind);
+        p.point(25, sockbench.client.stats.PointResult.builder().targetRate(10).durationS(3).sent(30).rtt(own.rtt())
+                .rttUncorrected(own.rtt()).state(own.state()).phase(own.phase()).slowClients(slow)
+                .build(), Profile.QUICK.plan());
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        String line = lines[lines.length - 1];
+        assertTrue(line.contains("slow readers 3, behind p99 1500.00 ms, 2 cut off"), line);
+    }
+
+    @Test
     void theEtaOfALegacySweepIsCheapToCompute() {
         Progress p = atLevel25Connected(Profile.LEGACY);
         long t0 = System.nanoTime();
