@@ -9,6 +9,7 @@ storm the server served while delivering that figure. Failures are summed over
 every point of the level instead: a reconnect that failed anywhere must show.
 """
 
+import reason_counts
 from churn import pct_text, run_pct
 
 #: The sessions table's extra columns for a churn run, and their alignment row.
@@ -38,11 +39,7 @@ def saturation_point(level):
 
 def level_failures(level):
     """The churn failures of every point of the level, {reason: count}, the most frequent first."""
-    total = {}
-    for point in level["points"]:
-        for reason, n in ((point.get("churn") or {}).get("failures") or {}).items():
-            total[reason] = total.get(reason, 0) + n
-    return dict(sorted(total.items(), key=lambda item: -item[1]))
+    return reason_counts.summed((point.get("churn") or {}).get("failures") for point in level["points"])
 
 
 def figures(level):
@@ -64,8 +61,7 @@ def _per_s(value):
 
 def _failures_text(failures, word=" failed"):
     """"0 failed", "12 failed: Cannot assign requested address (10), timeout (2)" (word: what follows the count)."""
-    text = f"{sum(failures.values()):,}{word}"
-    return text + (": " + ", ".join(f"{reason} ({n:,})" for reason, n in failures.items()) if failures else "")
+    return reason_counts.text(failures, word)
 
 
 def level_text(level):

@@ -121,27 +121,39 @@ def server_sampled(doc):
     return "pid" not in server or server["pid"] is not None
 
 
-def _figure_point_field(level, field):
+def saturation_point(level):
+    """The measured point the level's saturation figure came from (its median repetition's, in a merged
+    file): state ok and the same received/s, the figure being a copy of that point's; None without a
+    figure (or when no point matches). What the saturation object does not copy (a v1 file's CPU, the
+    point's RSS, its slow readers, its compression) is read there. Matched on state and received/s, not
+    on the target rate alone: a level may hold a point that was not ok at the same target rate."""
+    sat = level.get("saturation")
+    if not sat:
+        return None
+    for point in level.get("points") or []:
+        if point.get("state") == "ok" and point.get("received_per_s") == sat.get("received_per_s"):
+            return point
+    return None
+
+
+def saturation_field(level, field):
     """`field` of the level's saturation object (v2), else of the measured point the figure came from
-    (v1 files: same received/s, state ok); None if neither has it."""
+    (saturation_point: v1 files); None if neither has it."""
     sat = level.get("saturation") or {}
     if sat.get(field) is not None:
         return sat[field]
-    for point in level.get("points") or []:
-        if point.get("state") == "ok" and point.get("received_per_s") == sat.get("received_per_s"):
-            return point.get(field)
-    return None
+    return (saturation_point(level) or {}).get(field)
 
 
 def saturation_server_cpu(level):
     """The server's CPU % at the level's saturation point: the saturation object's own field (v2),
     else the measured point it came from (v1 files: same received/s, state ok); None if neither."""
-    return _figure_point_field(level, "server_cpu_pct")
+    return saturation_field(level, "server_cpu_pct")
 
 
 def saturation_client_cpu(level):
     """The client's CPU % (of one core) at the level's saturation point, found like the server's."""
-    return _figure_point_field(level, "client_cpu_pct")
+    return saturation_field(level, "client_cpu_pct")
 
 
 def ceiling_share_pct(level):

@@ -1,9 +1,12 @@
 """What every comparison of result files stands on: a level's saturation as a median with its min-max
 range over repetitions, and the one rule that calls a difference (`verdict`: only where the ranges do not
 overlap, and never with a floor below). Shared by the throughput comparison (compare.py), the fan-out
-ranking of sessions runs (compare_sessions.py) and the saturation tables (saturation_tables.py)."""
+ranking of sessions runs (compare_sessions.py), the saturation tables (saturation_tables.py) and the
+session kinds' costs (session_kind_costs.py)."""
 
-from floors import NOT_SAMPLED_NOTE, WHOLE_CORE, level_floor_reasons, limit_notes
+import math
+
+from floors import NOT_SAMPLED_NOTE, WHOLE_CORE, level_floor_reasons, limit_notes, saturation_field
 from results_io import scale_out_tag
 
 
@@ -11,20 +14,34 @@ def levels_by_concurrency(doc):
     return {level["concurrency"]: level for level in doc["levels"]}
 
 
-def level_range(level, server=WHOLE_CORE):
+def level_range(level, server=WHOLE_CORE, figure="received_per_s"):
     """{median, min, max, runs, client_bound, floor, limit} of a level's saturation received/s; None without
     a figure. floor: bench/floors.py's reasons ([]: the server's limit); limit: its own-limit label ([]: none).
 
     A file without repetitions (or with one) has min = max = median and runs = 1. server:
     floors.server_view of the level's file (sampled or not, and the CPU it could use).
+
+    figure: which number of the saturation object is ranged. received_per_s, the headline, has its range in
+    the file (`spread`). Another (sent_per_s: broadcasts/s) is the median repetition's, the repetition the
+    headline chose, and ranges over every repetition's own saturation object, as `spread` does; a repetition
+    without it falls back to its saturation point (floors.saturation_field), and None is returned when the
+    median repetition has it nowhere. Floors and labels are the level's whatever the figure: one verdict
+    on a level, however its saturation is said.
     """
     sat = level.get("saturation") if level else None
     if not sat:
         return None
-    spread = sat.get("spread") or {"min": sat["received_per_s"], "median": sat["received_per_s"],
-                                    "max": sat["received_per_s"]}
     runs = level.get("runs") or [level]
-    return {"median": sat["received_per_s"], "min": spread["min"], "max": spread["max"],
+    if figure == "received_per_s":
+        median = sat["received_per_s"]
+        spread = sat.get("spread") or {"min": median, "max": median}
+    else:
+        median = saturation_field(level, figure)
+        if median is None:
+            return None
+        values = [v for v in (saturation_field(r, figure) for r in runs if r.get("saturation")) if v is not None]
+        spread = {"min": min(values + [median]), "max": max(values + [median])}
+    return {"median": median, "min": spread["min"], "max": spread["max"],
             "runs": level.get("repetitions", 1),
             "client_bound": any((r.get("saturation") or {}).get("client_bound") for r in runs),
             "floor": level_floor_reasons(level, server), "limit": limit_notes(level, server)}
@@ -47,6 +64,26 @@ def verdict(ra, rb):
 
 def median_ratio(ra, rb):
     return rb["median"] / ra["median"] if ra and rb and ra["median"] else None
+
+
+def bounded_ratio(ra, rb):
+    """B's median over A's as far as floors allow: (ratio, mark), mark "" for a plain ratio, "≥" when B is a
+    floor (B could only be higher), "≤" when A is one (the ratio could only be lower); None when either has no
+    figure, A's median is 0, or both are floors (then the ratio is unknown, not a number)."""
+    ratio = median_ratio(ra, rb)
+    if ratio is None or (ra["floor"] and rb["floor"]):
+        return None
+    return ratio, "≥" if rb["floor"] else "≤" if ra["floor"] else ""
+
+
+def round_bound(value, mark, scale):
+    """`value` to the nearest 1/`scale`, rounded away from the claim a bound makes ("≥" down, "≤" up) so
+    rounding never overstates it; half up for a plain figure (mark ""), as the site's Math.round."""
+    if mark == "≥":
+        return math.floor(value * scale) / scale
+    if mark == "≤":
+        return math.ceil(value * scale) / scale
+    return math.floor(value * scale + 0.5) / scale
 
 
 def runs_note(doc, name):

@@ -105,7 +105,8 @@ HELP_LINES += "make bench-pypy       benchmark our server on PyPy (PROFILE=smoke
               "make bench-peer-sockjs-tornado   the original sockjs-tornado 1.0.7 (peer) on CPython and PyPy" \
               "make compare A=x.json B=y.json [LEVEL=N]  Markdown: the verdict sentence, then per level both medians, ratio, within noise or not" \
               "make compare DIR=results/reference [BASE=sockjs-tornado-cpython]  every run against one baseline; sessions runs ranked by fan-out saturation per level" \
-              "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons, each figure's share of the folder's limit server"
+              "make saturation-tables DIR=results/reference [RSS_LEVEL=1000]  the reference pages' tables: per algorithm group, median (min-max), floors with reasons, each figure's share of the folder's limit server" \
+              "make session-kind-costs DIR=results/<folder> [LEVELS=100,1000]  per level, each session kind (TRANSPORTS=, COMPRESSION=, SLOW_CLIENTS= runs in one folder) in broadcasts/s against the same server's websocket sessions, then CPU, RSS, slow readers cut off, compression at saturation"
 
 # After a run: rebuild the page and say where everything is.
 define bench-finish
@@ -143,6 +144,7 @@ bench-scaleout: $(BENCH_COMMON_DEPS)
 	$(BENCH_PY) $(ROOT)/bench/run_scaleout.py $(SCALEOUT_ARGS)
 
 .PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
+        session-kind-costs \
         bench-plan bench-url servers install-server serve
 # The end-to-end tests run real (smoke-sized) load against real servers.
 test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis $(STAMPS)/setup-haproxy setup-python-runtimes
@@ -219,3 +221,8 @@ compare: $(STAMPS)/venv-bench
 saturation-tables: $(STAMPS)/venv-bench
 	@[ -n "$(DIR)" ] || { echo "usage: make saturation-tables DIR=results/<folder> [RSS_LEVEL=N]" >&2; exit 2; }
 	@$(BENCH_PY) $(ROOT)/bench/saturation_tables.py $(DIR) $(if $(RSS_LEVEL),--rss-level $(RSS_LEVEL))
+
+# LEVELS= here: which levels to tabulate (default every level measured), not the levels a run measures.
+session-kind-costs: $(STAMPS)/venv-bench
+	@[ -n "$(DIR)" ] || { echo "usage: make session-kind-costs DIR=results/<folder> [LEVELS=100,1000]" >&2; exit 2; }
+	@$(BENCH_PY) $(ROOT)/bench/session_kind_costs.py $(DIR) $(if $(LEVELS),--levels $(LEVELS))

@@ -28,7 +28,6 @@ gives the same share (site/src/js/limit-share.js); both test against docs/contra
 """
 
 import argparse
-import math
 import os
 import sys
 
@@ -36,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # docs/contract holds the server registry's one reader (sockbench_contract.registry).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
-from level_ranges import level_range  # noqa: E402
+from level_ranges import bounded_ratio, level_range, round_bound  # noqa: E402
 from floors import server_view  # noqa: E402
 from results_io import load_result, result_paths  # noqa: E402
 from sessions_text import sessions_table  # noqa: E402
@@ -69,6 +68,32 @@ def cell(figure):
     return text + (" †" if figure["client_bound"] else "")
 
 
+class FigureNotes:
+    """The lines under a table of cells: every floor with its reasons, every figure that was the server's own
+    limit below full CPU with its label (bench/floors.py, through level_ranges.level_range's dict), each under
+    the name of its cell, so a reader never has to guess why a figure is only a floor."""
+
+    def __init__(self):
+        self.floors, self.own_limits = [], []
+
+    def add(self, name, figure):
+        """Note the figure (a level_range dict, or None) of the cell called `name` ("pypy-fast, 100 clients")."""
+        if figure and figure["floor"]:
+            self.floors.append(f"- {name}: {'; '.join(figure['floor'])}")
+        if figure and figure["limit"]:
+            self.own_limits.append(f"- {name}: {'; '.join(figure['limit'])}")
+
+    def lines(self):
+        """The floors (or that there are none), then the own limits if any; each block ends with a blank line."""
+        out = [f"Floors ({len(self.floors)}):" if self.floors else "No floors: every figure is the server's limit.",
+               *self.floors, ""]
+        if self.own_limits:
+            out += [f"The server's own limit below full CPU, beside a client with clear headroom "
+                    f"({len(self.own_limits)}): no floor by itself; a level stays a floor when another "
+                    "repetition's figure is one.", *self.own_limits, ""]
+        return out
+
+
 def saturation_rss_mib(level):
     """Server RSS (MiB) at the level's saturation point, from its (median repetition's) points; None if unknown."""
     sat = (level or {}).get("saturation")
@@ -86,15 +111,12 @@ def share_text(figure, limit):
     no figure or both are floors (the share is then unknown). Median over median, nothing else.
     Whole percent from 10 %, one decimal below; a bound is rounded away from the claim it makes
     ("≥" down, "≤" up) so rounding never overstates it."""
-    if figure is None or limit is None or not limit["median"] or (figure["floor"] and limit["floor"]):
+    bounded = bounded_ratio(limit, figure)
+    if bounded is None:
         return None
-    pct = 100.0 * figure["median"] / limit["median"]
-    scale = 1 if pct >= 10 else 10
-    if figure["floor"]:
-        return f"≥ {math.floor(pct * scale) / scale:g} %"
-    if limit["floor"]:
-        return f"≤ {math.ceil(pct * scale) / scale:g} %"
-    return f"{math.floor(pct * scale + 0.5) / scale:g} %"  # half up, as the site's Math.round
+    ratio, mark = bounded
+    pct = 100.0 * ratio
+    return f"{mark} {round_bound(pct, mark, 1 if pct >= 10 else 10):g} %".lstrip()
 
 
 def limit_doc(docs, registry, group):
@@ -141,7 +163,7 @@ def tables(docs, registry, rss_level=None):
         heads = [str(n) for n in levels] + ([f"% of limit at {' · '.join(str(n) for n in levels)}"] if limit else [])
         out.append(f"| {title} | " + " | ".join(heads) + f" | RSS at {rss_level} |")
         out.append("| --- |" + " ---: |" * (len(levels) + 1 + (1 if limit else 0)))
-        reasons, owns, no_share = [], [], {"no limit figure": [], "both floors": []}
+        notes, no_share = FigureNotes(), {"no limit figure": [], "both floors": []}
         for label, doc in members:
             by_level = {lv["concurrency"]: lv for lv in doc["levels"]}
             server = server_view(doc)
@@ -149,10 +171,7 @@ def tables(docs, registry, rss_level=None):
             for n in levels:
                 figure = level_range(by_level.get(n), server)
                 cells.append(cell(figure))
-                if figure and figure["floor"]:
-                    reasons.append(f"- {label}, {n} clients: {'; '.join(figure['floor'])}")
-                if figure and figure["limit"]:
-                    owns.append(f"- {label}, {n} clients: {'; '.join(figure['limit'])}")
+                notes.add(f"{label}, {n} clients", figure)
                 if limit and doc is not limit:
                     share = share_text(figure, limit_figures.get(n))
                     shares.append(share or "—")
@@ -164,14 +183,7 @@ def tables(docs, registry, rss_level=None):
             cells.append("—" if rss is None else f"{rss:,.0f} MiB")
             out.append(f"| {label} | " + " | ".join(cells) + " |")
         out.append("")
-        out.append(f"Floors ({len(reasons)}):" if reasons else "No floors: every figure is the server's limit.")
-        out.extend(reasons)
-        out.append("")
-        if owns:
-            out.append(f"The server's own limit below full CPU, beside a client with clear headroom ({len(owns)}): "
-                       "no floor by itself; a level stays a floor when another repetition's figure is one.")
-            out.extend(owns)
-            out.append("")
+        out.extend(notes.lines())
         if limit:
             out.append(f"Share of the limit: each figure's median over {_entry(limit)}'s median at the same level "
                        "(median only: no range is derived); ≥ over a floor, ≤ over a limit that is a floor.")
