@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from compare_sessions import fanout_compare_table, fanout_ranking, is_sessions_run, sessions_tables  # noqa: E402
-from floors import server_view  # noqa: E402
+from floors import saturation_point, server_view  # noqa: E402
 from level_ranges import (floor_notes, level_range, levels_by_concurrency, median_ratio, run_name,  # noqa: E402
                           runs_note, verdict)
 from results_io import load_result, result_paths, scale_out_tag  # noqa: E402
@@ -61,16 +61,6 @@ def _fmt_range(r):
     if r["runs"] > 1:
         text += f" ({r['min']:,.0f}–{r['max']:,.0f})"
     return text + (" †" if r["client_bound"] else "")
-
-
-def _sat_point(level):
-    sat = level.get("saturation") if level else None
-    if not sat:
-        return None
-    for p in level["points"]:
-        if p["target_rate"] == sat["target_rate"]:
-            return p
-    return None
 
 
 def common_ok_rate(level_a, level_b):
@@ -148,7 +138,7 @@ def compare_table(a, b):
             f"{common[0]:,.0f}", common[1]["rtt_ms"]["p99"], common[2]["rtt_ms"]["p99"])
         lines.append(f"| {n} | {_fmt_range(ra)} | {_fmt_range(rb)} | {'—' if ratio is None else f'{ratio:.2f}'} | "
                      f"{verdict(ra, rb)} | {rate} | {_fmt_ms(p99a)} | {_fmt_ms(p99b)} | "
-                     f"{_fmt_rss(_sat_point(la.get(n)))} | {_fmt_rss(_sat_point(lb.get(n)))} |")
+                     f"{_fmt_rss(saturation_point(la.get(n) or {}))} | {_fmt_rss(saturation_point(lb.get(n) or {}))} |")
     lines += ["", "B vs A: a difference only when the min–max ranges do not overlap; otherwise within noise."]
     if any_cb:
         lines.append("† client-bound in at least one repetition: the client, not the server, limited this figure.")

@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract"))
 
 from level_ranges import bounded_ratio, level_range, round_bound  # noqa: E402
-from floors import server_view  # noqa: E402
+from floors import saturation_point, server_view  # noqa: E402
 from results_io import load_result, result_paths  # noqa: E402
 from sessions_text import sessions_table  # noqa: E402
 from sockbench_contract.registry import load as load_registry  # noqa: E402
@@ -95,14 +95,13 @@ class FigureNotes:
 
 
 def saturation_rss_mib(level):
-    """Server RSS (MiB) at the level's saturation point, from its (median repetition's) points; None if unknown."""
-    sat = (level or {}).get("saturation")
-    if not sat:
+    """Server RSS (MiB) at the level's saturation point, from its (median repetition's) points; None if unknown.
+    The point is floors.saturation_point's (ok, the figure's received/s): matching the target rate alone
+    could take an earlier point at the same rate that was not ok."""
+    point = saturation_point(level or {})
+    if point is None or point.get("server_rss_bytes") is None:
         return None
-    for point in level.get("points") or []:
-        if point["target_rate"] == sat["target_rate"] and point.get("server_rss_bytes") is not None:
-            return point["server_rss_bytes"] / 2 ** 20
-    return None
+    return point["server_rss_bytes"] / 2 ** 20
 
 
 def share_text(figure, limit):
