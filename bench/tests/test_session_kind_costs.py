@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
@@ -318,3 +320,21 @@ def test_sessions_runs_are_left_out_by_name(tmp_path, capsys):
     assert code == 0
     assert out.splitlines()[0].endswith(": every-copy.json.")
     assert header(out, 100) == ["100 clients: broadcasts/s at saturation", "websocket"]
+
+
+# --- the published page ---------------------------------------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+#: (page, folder): the committed session-kind sets whose tables the page quotes.
+SESSION_KIND_SETS = [("docs/session-kinds.md", "results/reference-transports"),
+                     ("docs/session-kinds.md", "results/reference-websocket-options")]
+
+
+@pytest.mark.parametrize("page,folder", SESSION_KIND_SETS)
+def test_the_session_kinds_page_holds_the_tables_its_folders_print_today(page, folder, capsys):
+    code, printed, err = run([os.path.join(ROOT, folder)], capsys)
+    assert code == 0, err
+    with open(os.path.join(ROOT, page), encoding="utf-8") as fh:
+        text = fh.read()
+    assert printed.strip() in text, (
+        f"{page} does not hold the tables of {folder}: regenerate them with `make session-kind-costs DIR={folder}`")
