@@ -75,6 +75,8 @@
         ['transport', c.transport],
         // Named only where not plain websocket: every run before v6 was, and says nothing new.
         ['SockJS transports', transports.isPlain(r) ? null : transports.describe(transports.specOf(r))],
+        // docs/slow-readers.md: named only in a run that had some (absent = none, every other file)
+        ['slow readers', p.slow_clients ? `${p.slow_clients.pct} % of each level's sessions, each reading at most ${p.slow_clients.kib_per_s} KiB/s` : null],
         ['I/O threads', c.io_threads],
       ]),
       factGroup('Method', [
