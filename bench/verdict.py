@@ -1,11 +1,13 @@
 """The verdict sentences of result files, for `make compare`.
 
 The rule (rank only where the min-max ranges do not overlap, "within noise"
-where they do, "≥" for floors, missing runs named) has one implementation:
+where they do, "≥" for floors, missing runs named, the registry's `limit`
+servers named as the machine's ceiling instead of ranked) has one implementation:
 site/src/js/verdict.js, which the summary page runs in the browser so the
 reader can pick the level. This module runs the same code through
 site/tools/verdict-cli.js with Node, so the page and the Markdown always say
-the same thing. It needs nothing but `node` (>= 18) on PATH, which the kit
+the same thing; the script reads the limit group from
+docs/contract/server-registry.json as the site build does. It needs nothing but `node` (>= 18) on PATH, which the kit
 already requires for server-node and the site.
 """
 

@@ -183,7 +183,8 @@ function buildSite(options) {
     built_at: builtAt,
     sets,
     default_set: defaultSet,
-    // The registry's limit servers (its `limit` group), so the page can give each figure as a share of its set's limit.
+    // The registry's limit servers (its `limit` group), so the page can give each figure as a share of its set's limit
+    // and the verdict can name the limit as the machine's ceiling instead of ranking it.
     limit_servers: limitServers(registry),
     runs: runEntries,
     historic: historicEntries,

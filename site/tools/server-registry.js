@@ -10,7 +10,8 @@ const path = require('path');
 
 const REGISTRY_PATH = path.join(__dirname, '..', '..', 'docs', 'contract', 'server-registry.json');
 // The registry group whose entries measure the machine's ceiling, one per broadcast
-// mode (limit-naive, limit-fast): every figure is also read as a share of them.
+// mode (limit-naive, limit-fast): every figure is also read as a share of them,
+// and the verdict names them as the machine's ceiling instead of ranking them.
 const LIMIT_GROUP = 'limit';
 
 /**
@@ -37,7 +38,7 @@ function registryFields(registry, server) {
 }
 
 /**
- * The limit servers: the entries of LIMIT_GROUP, for the share of the limit.
+ * The limit servers: the entries of LIMIT_GROUP, for the share of the limit and the verdict's yardstick.
  * @param {{entries: Map<string, object>}} registry from readRegistry
  * @returns {{entry: string, mode: string, label: string}[]} in registry order
  */

@@ -3,7 +3,9 @@
 // The verdict sentences (src/js/verdict.js) of result files, for `make compare`
 // (bench/verdict.py runs this): one line per algorithm group, or --json for
 // the full structure. The page computes the same sentences from the same
-// module, so there is one implementation of the rule.
+// module, so there is one implementation of the rule; the registry's limit
+// servers (docs/contract/server-registry.json, its `limit` group) are read as
+// the site build reads them, so both name the same runs as the yardstick.
 //
 //   node tools/verdict-cli.js [--level N] [--json] FILE.json...
 //
@@ -14,6 +16,7 @@
 const fs = require('fs');
 const path = require('path');
 const { verdicts } = require('../src/js/verdict');
+const { readRegistry, registryFields, limitServers } = require('./server-registry');
 
 const USAGE = 'usage: node tools/verdict-cli.js [--level N] [--json] FILE.json...';
 
@@ -33,8 +36,8 @@ function parseArgs(argv) {
   return options.files.length ? options : null;
 }
 
-/** A result file as the site's run entry (the shape verdict.js reads). */
-function runEntry(file) {
+/** A result file as the site's run entry (the shape verdict.js reads, its registry entry included). */
+function runEntry(file, registry) {
   let result;
   try {
     result = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -44,7 +47,10 @@ function runEntry(file) {
   if (!result || !Array.isArray(result.levels) || !result.server) {
     throw new Error(`${file}: not a sockbench result file (no server or levels)`);
   }
-  return { run_id: result.run_id || path.basename(file), label: result.label, started_at: result.started_at, result };
+  return {
+    run_id: result.run_id || path.basename(file), label: result.label, started_at: result.started_at,
+    ...registryFields(registry, result.server), result,
+  };
 }
 
 function main(argv) {
@@ -54,13 +60,14 @@ function main(argv) {
     return 2;
   }
   let runs;
+  const registry = readRegistry();
   try {
-    runs = options.files.map(runEntry);
+    runs = options.files.map((file) => runEntry(file, registry));
   } catch (error) {
     process.stderr.write(`verdict: ${error.message}\n`);
     return 1;
   }
-  const out = verdicts(runs, { level: options.level });
+  const out = verdicts(runs, { level: options.level, limitServers: limitServers(registry) });
   process.stdout.write(options.json ? `${JSON.stringify(out, null, 1)}\n` : out.map((v) => `${v.sentence}\n`).join(''));
   return 0;
 }

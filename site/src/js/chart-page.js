@@ -46,7 +46,7 @@
     const group = algorithm.groupByKey(spec.group);
     const title = `${TITLES[spec.chart]}: ${group.title}${plain ? '' : ` (result set ${spec.set})`}`;
     const subtitle = spec.chart === 'saturation'
-      ? verdict.verdicts(groupRuns).find((v) => v.group === spec.group).sentence
+      ? verdict.verdicts(groupRuns, { limitServers: data.limit_servers || [] }).find((v) => v.group === spec.group).sentence
       : 'Peak RSS of the one server process during each level (filled) and at its first point (hollow), read from /proc.';
     const draw = () => summaryCharts.drawSummaryChart(spec.chart, {
       chart: document.getElementById('export-chart'),

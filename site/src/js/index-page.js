@@ -224,7 +224,8 @@
       const links = chartFiles.imageLinks(document, data, images);
       if (links) document.getElementById(`legend-${kind}`).after(links);
     }
-    verdictPanel.renderVerdictPanel({ select: document.getElementById('verdict-level'), list: document.getElementById('verdict-sentences') }, allRuns);
+    verdictPanel.renderVerdictPanel({ select: document.getElementById('verdict-level'), list: document.getElementById('verdict-sentences') }, allRuns,
+      data.limit_servers || []);
     for (const pick of picks) {
       groupPickBox.appendChild(button(pick.text, () => selection.only(pick.ids), { group: pick.key, ids: pick.ids.join(',') }));
     }

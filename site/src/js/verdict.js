@@ -15,6 +15,10 @@
 //  - a figure that is the server's own limit below full CPU (floors.js) is a
 //    limit like any other, ranked so, its label named ("below full CPU: …");
 //  - runs of the group with no figure at the level are named as missing.
+// The limit server (the registry's `limit` group, bench/limit-server/) is no
+// contender: it is the machine's ceiling, the yardstick every figure is read
+// against (limit-share.js). It is never ranked; the sentence names it once,
+// beside the level, with its figure ("≥" kept when it is a floor).
 // Pure functions (tested in node).
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) {
@@ -27,7 +31,7 @@
 })(typeof self !== 'undefined' ? self : this, function (algorithm, historic, summaryFigures, format, transports) {
   'use strict';
 
-  const RUNTIME_NAMES = { cpython: 'CPython', pypy: 'PyPy', node: 'Node', go: 'Go' };
+  const RUNTIME_NAMES = { cpython: 'CPython', pypy: 'PyPy', node: 'Node', go: 'Go', c: 'C' };
 
   const runtimeName = (runtime) => RUNTIME_NAMES[runtime] || runtime;
 
@@ -38,13 +42,17 @@
    * The short name a sentence uses: "ours on PyPy", "sockjs-node",
    * "sockjs-tornado on CPython", plus the scale-out setup when there is one
    * and the transports when they are not plain websocket ("… over xhr-polling");
-   * a 2011 run keeps its published label.
+   * a 2011 run keeps its published label. A limit server is named for what it
+   * is, "the C limit server", never as a runtime ("limit on c").
+   * @param {object} run a site run entry
+   * @param {boolean} [isLimit] the run is one of the registry's limit servers
    */
-  function shortName(run) {
+  function shortName(run, isLimit) {
     if (run.kind === 'historic') return run.label;
     const server = run.result.server;
     let name;
-    if (server.name.startsWith(OURS_PREFIX)) name = `ours on ${runtimeName(server.runtime)}`;
+    if (isLimit) name = `the ${runtimeName(server.runtime)} limit server`;
+    else if (server.name.startsWith(OURS_PREFIX)) name = `ours on ${runtimeName(server.runtime)}`;
     else if (server.runtime === 'node' && server.name === 'sockjs-node') name = server.name;
     else name = `${server.name} on ${runtimeName(server.runtime)}`;
     const scaled = format.scaleOut(server);
@@ -60,8 +68,8 @@
    * version added (CPython 3.11 beside 3.13, Node 20 beside 26: the registry's
    * runtimes group), and those still sharing one their start time.
    */
-  function uniqueNames(runs) {
-    const names = runs.map(shortName);
+  function uniqueNames(runs, isLimit) {
+    const names = runs.map((run) => shortName(run, isLimit(run)));
     const versioned = names.map((name, i) => (shared(names, name) && runs[i].kind !== 'historic'
       ? `${name} ${runs[i].result.server.runtime_version}` : name));
     return versioned.map((name, i) => (shared(versioned, name)
@@ -114,9 +122,12 @@
     return { symbol: '>', why: null };
   }
 
+  /** "144k", "≥ 95k": the median, marked when it is a floor. */
+  const valueText = (figure) => `${figure.floorReasons.length ? '≥ ' : ''}${format.rate(figure.median)}`;
+
   /** "144k (114k–146k)", "≥ 95k (93k–99k)", "28k (single run)". */
   function figureText(figure) {
-    const value = `${figure.floorReasons.length ? '≥ ' : ''}${format.rate(figure.median)}`;
+    const value = valueText(figure);
     return figure.repetitions > 1
       ? `${value} (${format.rate(figure.min)}–${format.rate(figure.max)})`
       : `${value} (single run)`;
@@ -146,68 +157,99 @@
   }
 
   /**
+   * Which runs are limit servers: those started from an entry of the registry's
+   * `limit` group (the page's data.limit_servers, tools/server-registry.js), so
+   * no name is hard-coded here. A run without an entry (older files) is none.
+   * @param {{entry: string}[]} limitServers
+   * @returns {(run: object) => boolean}
+   */
+  function limitTest(limitServers) {
+    const entries = new Set((limitServers || []).map((l) => l.entry));
+    return (run) => run.kind !== 'historic' && entries.has(run.entry);
+  }
+
+  /**
    * The verdict of one group's runs at a level.
    * @param {{key: string, title: string}} group
-   * @param {object[]} runs site run entries ({run_id, label, kind?, result}) of that group
+   * @param {object[]} runs site run entries ({run_id, label, entry?, kind?, result}) of that group
    * @param {number|null} level concurrency; null = the default level
+   * @param {(run: object) => boolean} [isLimit] which runs are the limit server (limitTest); default none
    * @returns {{group: string, title: string, levels: number[], defaultLevel: number|null, level: number|null,
    *            ranked: {name: string, run_id: string, figure: object}[], relations: {symbol: string, why: string|null}[],
-   *            missing: string[], sentence: string}}
-   *   relations[i] is between ranked[i] and ranked[i + 1]
+   *            limits: {name: string, run_id: string, figure: object}[], missing: string[], sentence: string}}
+   *   relations[i] is between ranked[i] and ranked[i + 1]; limits: the limit servers with a figure at the
+   *   level, the yardstick named beside it and never ranked
    */
-  function groupVerdict(group, runs, level) {
+  function groupVerdict(group, runs, level, isLimit = () => false) {
     const levels = levelsWithFigures(runs);
     const fallback = defaultLevel(runs, levels);
     const at = level == null ? fallback : level;
-    const names = uniqueNames(runs);
+    const names = uniqueNames(runs, isLimit);
     const ranked = [];
+    const limits = [];
     const missing = [];
     runs.forEach((run, i) => {
       const figure = at == null ? null : figureAt(run, at);
-      if (figure) ranked.push({ name: names[i], run_id: run.run_id, figure });
-      else missing.push(names[i]);
+      if (!figure) missing.push(names[i]);
+      else (isLimit(run) ? limits : ranked).push({ name: names[i], run_id: run.run_id, figure });
     });
     ranked.sort((a, b) => b.figure.median - a.figure.median || a.name.localeCompare(b.name));
     const relations = ranked.slice(1).map((lower, i) => relation(ranked[i], lower));
     return {
-      group: group.key, title: group.title, levels, defaultLevel: fallback, level: at, ranked, relations, missing,
-      sentence: sentenceOf(group, at, ranked, relations, missing),
+      group: group.key, title: group.title, levels, defaultLevel: fallback, level: at, ranked, relations, limits, missing,
+      sentence: sentenceOf(group, at, { ranked, relations, limits, missing }),
     };
   }
 
-  function sentenceOf(group, level, ranked, relations, missing) {
+  /**
+   * "One frame per message, 1000 clients (this machine's ceiling, the C limit server: ≥ 272k)":
+   * the yardstick goes beside the level, before any ranking, so it reads as the scale, not a rival.
+   */
+  function headOf(group, level, limits) {
     const head = level == null ? `${group.title}` : `${group.title}, ${level} clients`;
-    if (ranked.length === 0) return `${head}: no run has a saturation figure here.`;
-    let chain = `${ranked[0].name} ${figureText(ranked[0].figure)}`;
+    if (limits.length === 0) return head;
+    return `${head} (this machine's ceiling, ${limits.map((e) => `${e.name}: ${valueText(e.figure)}`).join('; ')})`;
+  }
+
+  function sentenceOf(group, level, { ranked, relations, limits, missing }) {
+    const head = headOf(group, level, limits);
+    if (ranked.length === 0 && limits.length === 0) return `${head}: no run has a saturation figure here.`;
+    let chain = ranked.length ? `${ranked[0].name} ${figureText(ranked[0].figure)}` : '';
     relations.forEach((rel, i) => { chain += ` ${rel.symbol} ${ranked[i + 1].name} ${figureText(ranked[i + 1].figure)}`; });
     const clauses = [];
-    if (ranked.length === 1) clauses.push('the only run measured here, nothing to rank');
+    if (ranked.length === 0) clauses.push('no other run has a saturation figure here, nothing to rank');
+    if (ranked.length === 1) clauses.push(`the only run measured here${limits.length ? ' besides the ceiling' : ''}, nothing to rank`);
     const noise = relations.map((rel, i) => (rel.symbol === '≈' ? `${ranked[i].name} and ${ranked[i + 1].name}` : null))
       .filter(Boolean);
     if (noise.length) clauses.push(`${noise.join(', ')} within noise`);
     for (const rel of relations) if (rel.why) clauses.push(rel.why);
     const single = [...new Set(relations.flatMap((rel) => rel.single || []))];
     if (single.length) clauses.push(`${single.join(', ')}: ${single.length === 1 ? 'a single run' : 'single runs'}, noise unknown, not ranked`);
-    const floorsText = ranked.filter((e) => e.figure.floorReasons.length)
+    // The limit's "≥" and CPU label are explained like any other figure's.
+    const described = [...limits, ...ranked];
+    const floorsText = described.filter((e) => e.figure.floorReasons.length)
       .map((e) => `${e.name} (${e.figure.floorReasons.join(', ')})`);
     if (floorsText.length) clauses.push(`≥ marks a floor, not the server's limit: ${floorsText.join('; ')}`);
     // Not a floor, but not full CPU either: say what was seen (floors.js).
-    const ownText = ranked.filter((e) => e.figure.limitNotes.length)
+    const ownText = described.filter((e) => e.figure.limitNotes.length)
       .map((e) => `${e.name} (${e.figure.limitNotes.join(', ')})`);
     if (ownText.length) clauses.push(`below full CPU: ${ownText.join('; ')}`);
     if (missing.length) clauses.push(`no figure at this level: ${missing.join(', ')}`);
-    return `${head}: ${chain}${clauses.length ? `; ${clauses.join('; ')}` : ''}.`;
+    return `${head}: ${[chain, ...clauses].filter(Boolean).join('; ')}.`;
   }
 
   /**
    * One verdict per algorithm group present, in the groups' order.
    * @param {object[]} runs site run entries, today's and historic
-   * @param {{level?: number|null}} [options] level: the concurrency to judge
-   *   every group at; null or absent = each group's default level
+   * @param {{level?: number|null, limitServers?: {entry: string}[]}} [options] level: the concurrency
+   *   to judge every group at; null or absent = each group's default level. limitServers: the
+   *   registry's limit servers (data.limit_servers), named as the yardstick and not ranked;
+   *   absent = none known, every run ranked
    */
   function verdicts(runs, options) {
     const level = options && options.level != null ? options.level : null;
-    return algorithm.runsByGroup(runs).map(({ group, runs: groupRuns }) => groupVerdict(group, groupRuns, level));
+    const isLimit = limitTest(options && options.limitServers);
+    return algorithm.runsByGroup(runs).map(({ group, runs: groupRuns }) => groupVerdict(group, groupRuns, level, isLimit));
   }
 
   return { verdicts, groupVerdict, figureAt, relation, shortName, figureText };

@@ -2,12 +2,19 @@
 // The verdict sentence: ranks only what the ranges support. Cases come from the
 // committed reference set (results/reference, REPEAT=3, real runs) and from the
 // site's single-run fixtures; a missing run or a floor is made by removing
-// measurements from a real file, never by adding numbers.
+// measurements from a real file, never by adding numbers. The limit server
+// is known as the site knows it: from the registry's `limit` group.
 const { test } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
 const path = require('path');
-const { verdicts, relation } = require('./verdict');
+const { verdicts: verdictsOf, relation } = require('./verdict');
+const { readRegistry, registryFields, limitServers } = require('../../tools/server-registry');
+
+const REGISTRY = readRegistry();
+const LIMITS = limitServers(REGISTRY);
+/** The verdicts as the page and make compare give them: the registry's limit servers known. */
+const verdicts = (runs, options) => verdictsOf(runs, { limitServers: LIMITS, ...options });
 
 const REFERENCE = path.join(__dirname, '..', '..', '..', 'results', 'reference');
 const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
@@ -15,7 +22,7 @@ const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
 function runsIn(dir, pattern = /^\d{4}-.*\.json$/) {
   return fs.readdirSync(dir).filter((f) => pattern.test(f)).sort().map((f) => {
     const result = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-    return { run_id: result.run_id, label: result.label, started_at: result.started_at, result };
+    return { run_id: result.run_id, label: result.label, started_at: result.started_at, ...registryFields(REGISTRY, result.server), result };
   });
 }
 
@@ -62,29 +69,94 @@ test('overlapping ranges read "within noise", never ">"', () => {
 const coalescedAt = (level) => verdicts(runsIn(REFERENCE), { level }).find((v) => v.group !== 'per-message');
 
 test('a floor is written "≥" with its reasons, and a floor below another figure is not ranked', () => {
-  // Coalesced at 25: sockjs-node client-bound in 3 of 3, just below the limit server (a floor too).
-  const v = coalescedAt(25);
-  const node = entry(v, 'sockjs-node');
-  assert.ok(node.figure.floorReasons.length > 0);
-  assert.match(v.sentence, /sockjs-node ≥ 7\.84M/);
-  const i = v.ranked.indexOf(node);
+  // One frame per message at 50: sockjs-tornado on CPython a floor (77–78 % busy in 2 of 3), below the peer on PyPy.
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 50 }));
+  const peer = entry(v, 'sockjs-tornado on CPython');
+  assert.ok(peer.figure.floorReasons.length > 0);
+  assert.match(v.sentence, /sockjs-tornado on CPython ≥ 69\.2k/);
+  const i = v.ranked.indexOf(peer);
   assert.equal(v.relations[i - 1].symbol, '?');
-  assert.match(v.relations[i - 1].why, /sockjs-node is a floor: its limit may be above limit on c's/);
-  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-node \(client-bound in 3 of 3, server 92 % busy \(< 95 %\), client 94 % busy, at 16 % of its ceiling in 1 of 3\)/);
-  // A floor on top ranks fine when it is clear of the next range: the limit server at 2000 (client-bound in 3 of 3).
-  const top = perMessage(verdicts(runsIn(REFERENCE), { level: 2000 }));
-  assert.equal(top.ranked[0].name, 'limit on c');
+  assert.match(v.relations[i - 1].why, /sockjs-tornado on CPython is a floor: its limit may be above sockjs-tornado on PyPy's/);
+  assert.match(v.sentence, /≥ marks a floor, not the server's limit: .*sockjs-tornado on CPython \(server 77–78 % busy \(< 95 %\), client 26–31 % busy, at 1 % of its ceiling in 2 of 3\)/);
+  // A floor on top ranks fine when it is clear of the next range: coalesced at 25, sockjs-node (client-bound in 3 of 3).
+  const top = coalescedAt(25);
+  assert.equal(top.ranked[0].name, 'sockjs-node');
   assert.ok(top.ranked[0].figure.floorReasons.length > 0);
   assert.equal(top.relations[0].symbol, '>');
-  assert.match(top.sentence, /^One frame per message, 2000 clients: limit on c ≥ 238k/);
+  assert.match(top.sentence, /\): sockjs-node ≥ 7\.84M \(5\.55M–8\.19M\) > ours on PyPy/);
 });
 
 test('a floor overlapping another range is not called within noise', () => {
-  // Coalesced at 500: the limit server and sockjs-node (both at the client's ceiling) overlap.
-  const v = coalescedAt(500);
+  // One frame per message at 100: ours on PyPy a floor (73 % busy in 1 of 3) whose range holds ours on CPython's.
+  const v = perMessage(verdicts(runsIn(REFERENCE), { level: 100 }));
   assert.equal(v.relations[0].symbol, '?');
-  assert.match(v.relations[0].why, /overlap and limit on c and sockjs-node are floors: not ranked/);
-  assert.doesNotMatch(v.sentence, /limit on c and sockjs-node within noise/);
+  assert.match(v.relations[0].why, /ours on PyPy and ours on CPython overlap and ours on PyPy is a floor: not ranked/);
+  assert.doesNotMatch(v.sentence, /ours on PyPy and ours on CPython within noise/);
+});
+
+const isLimitRun = (run) => ['limit-naive', 'limit-fast'].includes(run.entry);
+
+test('the limit server is the yardstick beside the level, never ranked among the runtimes', () => {
+  const runs = runsIn(REFERENCE);
+  const v = perMessage(verdicts(runs, { level: 1000 }));
+  assert.match(v.sentence, /^One frame per message, 1000 clients \(this machine's ceiling, the C limit server: ≥ 272k\): ours on PyPy 187k \(147k–204k\) ≈ /);
+  assert.deepEqual(v.limits.map((e) => e.run_id), [runs.find((r) => r.entry === 'limit-naive').run_id]);
+  // Its "≥" is explained like any floor's.
+  assert.match(v.sentence, /≥ marks a floor, not the server's limit: the C limit server \(client-bound in 1 of 3\)/);
+  for (const first of verdicts(runs)) {
+    for (const level of first.levels) {
+      const at = verdicts(runs, { level }).find((x) => x.group === first.group);
+      assert.ok(at.ranked.every((e) => !isLimitRun(runs.find((r) => r.run_id === e.run_id))), at.sentence);
+      assert.equal(at.limits.length, 1, at.sentence);
+      assert.equal(at.sentence.split(' (this machine\'s ceiling, the C limit server: ').length, 2, at.sentence);
+    }
+  }
+});
+
+test('the limit server is named in words, never as a runtime ("limit on c")', () => {
+  const runs = runsIn(REFERENCE);
+  for (const first of verdicts(runs)) {
+    for (const level of first.levels) {
+      for (const v of verdicts(runs, { level })) assert.doesNotMatch(v.sentence, /limit on/i);
+    }
+  }
+});
+
+test('a limit figure that is the server\'s limit carries no "≥", a floor keeps it', () => {
+  const runs = runsIn(REFERENCE);
+  assert.match(perMessage(verdicts(runs, { level: 500 })).sentence, /\(this machine's ceiling, the C limit server: 280k\): /);
+  assert.match(perMessage(verdicts(runs, { level: 2000 })).sentence, /\(this machine's ceiling, the C limit server: ≥ 238k\): /);
+});
+
+test('which runs are the limit comes from the registry\'s limit group, not from a name', () => {
+  // Names only: a registry whose limit group held sockjs-node's naive entry would make it the yardstick.
+  const runs = runsIn(REFERENCE);
+  const v = perMessage(verdictsOf(runs, { level: 1000, limitServers: [{ entry: 'node-naive', mode: 'naive' }] }));
+  assert.match(v.sentence, /^One frame per message, 1000 clients \(this machine's ceiling, the Node limit server: 135k\): limit on C ≥ 272k/);
+  assert.ok(!v.ranked.some((e) => e.name === 'sockjs-node'));
+});
+
+test('a group without a limit server in the set reads as it did', () => {
+  const runs = runsIn(REFERENCE).filter((run) => !isLimitRun(run));
+  const mine = verdicts(runs, { level: 1000 });
+  assert.deepEqual(mine.map((v) => v.sentence), verdictsOf(runs, { level: 1000 }).map((v) => v.sentence), 'as with no limit known');
+  assert.ok(mine.every((v) => v.limits.length === 0));
+  assert.match(perMessage(verdicts(runs, { level: 1000 })).sentence, /^One frame per message, 1000 clients: ours on PyPy 187k/);
+});
+
+test('a limit server with no figure at the level is named as missing, not as the ceiling', () => {
+  const runs = runsIn(REFERENCE);
+  const limit = runs.find((run) => run.entry === 'limit-naive');
+  limit.result = { ...limit.result, levels: limit.result.levels.filter((l) => l.concurrency !== 1000) };
+  const v = perMessage(verdicts(runs, { level: 1000 }));
+  assert.match(v.sentence, /^One frame per message, 1000 clients: ours on PyPy/);
+  assert.deepEqual(v.missing, ['the C limit server']);
+  assert.match(v.sentence, /; no figure at this level: the C limit server\.$/);
+});
+
+test('a set of the limit server alone ranks nothing and says so', () => {
+  const [v] = verdicts(runsIn(REFERENCE).filter((run) => run.entry === 'limit-fast'), { level: 2000 });
+  assert.match(v.sentence, /^Coalesced, 2000 clients \(this machine's ceiling, the C limit server: ≥ 33\.2M\): no other run has a saturation figure here, nothing to rank; ≥ marks a floor/);
 });
 
 test('the server\'s own limit below full CPU is no floor: ranked plain, labelled with the CPU seen', () => {
@@ -123,7 +195,7 @@ test('single runs are never ranked: their noise is unknown', () => {
 });
 
 test('a group with one run at the level says there is nothing to rank', () => {
-  const runs = runsIn(REFERENCE).filter((r) => r.result.server.mode === 'fast').slice(0, 1);
+  const runs = runsIn(REFERENCE).filter((r) => r.result.server.mode === 'fast' && !isLimitRun(r)).slice(0, 1);
   const [v] = verdicts(runs);
   assert.equal(v.group, 'coalesced');
   assert.match(v.sentence, /the only run measured here, nothing to rank/);
