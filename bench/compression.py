@@ -10,7 +10,16 @@ at its first level, naming why. The result records it (`parameters.compression`)
 name and label say so.
 """
 
-from sockbench_contract.registry import COMPRESSIONS
+import os
+import sys
+
+# docs/contract holds the registry's one reader; results_io imports this module (file_tag) in tools and
+# tests that never put it on the path themselves (the sockjs-go peer's smoke sweep did not).
+_CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "contract")
+if _CONTRACT not in sys.path:
+    sys.path.insert(0, _CONTRACT)
+
+from sockbench_contract.registry import COMPRESSIONS  # noqa: E402
 
 #: No extension offered: every run before COMPRESSION= existed, and the default.
 NONE = "none"

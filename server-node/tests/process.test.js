@@ -75,6 +75,7 @@ describe('READY line and start-up', () => {
       max_sessions: '4096',
       workers: '1',
       broker: 'none',
+      compression: 'none',
       worker_pids: String(server.child.pid),
     });
     const info = await fetch(`${server.url}/broadcast/info`);
