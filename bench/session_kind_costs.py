@@ -1,5 +1,6 @@
 """What each session kind costs each server, relative to plain websocket sessions, as Markdown tables
-(issue 25): the same servers measured with different kinds of sessions, side by side per level.
+— what a SockJS user choosing a stack cannot find measured anywhere: the same servers measured with
+different kinds of sessions, side by side per level.
 
   python3 bench/session_kind_costs.py results/<folder> [--levels 100,1000]
   make session-kind-costs DIR=results/<folder> [LEVELS=100,1000]
