@@ -99,7 +99,7 @@ $(STAMPS):
 # docs/contract/make.mk comes first: what every component shares (the
 # conformance suite's folder, the scale-out broker rules), used in the
 # components' prerequisites, which make expands as it reads them.
-include $(wildcard docs/contract/make.mk server-python/make.mk server-python/runtimes.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk bench/crosscheck-go/make.mk docs/make.mk bench/peers/sockjs_go/make.mk bench/sockjs-client-check/make.mk bench/limit-server/make.mk)
+include $(wildcard docs/contract/make.mk server-python/make.mk server-python/runtimes.mk server-node/make.mk client-java/make.mk site/make.mk bench/make.mk bench/crosscheck-go/make.mk docs/make.mk bench/peers/sockjs_go/make.mk bench/sockjs-client-check/make.mk bench/limit-server/make.mk bench/read-floor/make.mk)
 
 .PHONY: help setup test clean
 help:
