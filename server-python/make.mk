@@ -98,3 +98,25 @@ serve-cpython: $(STAMPS)/python-cpython $(SCALEOUT_SETUP)
 
 serve-pypy: $(STAMPS)/python-pypy $(SCALEOUT_SETUP)
 	@exec $(call scaleout-command,$(VENV_PYPY)/bin/python -m sockbench_server $(PY_SERVE_ARGS))
+
+# make profile-server PY=pypy|cpython CONNECTIONS=1000 RATE=12000 [NAIVE=1] [SECONDS=15]:
+# where our server's CPU goes at one fixed broadcast rate (tools/profile_broadcast.py;
+# README "Where the CPU goes"). Installs the profiler into that venv first: vmprof
+# on PyPy (py-spy cannot read PyPy's frames), py-spy on CPython. A measurement:
+# run it alone on the machine.
+PROFILE_PY     ?= $(if $(PY),$(PY),pypy)
+PYSPY_VERSION  := 0.4.3
+VMPROF_VERSION := 0.4.18.1
+HELP_LINES += "make profile-server PY=pypy|cpython CONNECTIONS=N RATE=MSGS/S [NAIVE=1]   where our server's CPU goes at a fixed broadcast rate (vmprof / py-spy, Markdown tables)"
+
+.PHONY: profile-server
+$(STAMPS)/profiler-cpython: $(STAMPS)/python-cpython
+	$(VENV_CPYTHON)/bin/python -m pip install -q py-spy==$(PYSPY_VERSION) && touch $@
+
+$(STAMPS)/profiler-pypy: $(STAMPS)/python-pypy
+	$(VENV_PYPY)/bin/python -m pip install -q vmprof==$(VMPROF_VERSION) && touch $@
+
+profile-server: $(STAMPS)/profiler-$(PROFILE_PY) $(CLIENT_JAR)
+	@test -n "$(CONNECTIONS)" -a -n "$(RATE)" || { echo "make profile-server needs CONNECTIONS= and RATE= (e.g. CONNECTIONS=1000 RATE=12000)" >&2; exit 2; }
+	cd $(PY_DIR) && $(ROOT)/.venv-$(PROFILE_PY)/bin/python tools/profile_broadcast.py \
+	  --connections $(CONNECTIONS) --rate $(RATE) $(if $(NAIVE),--naive) $(if $(SECONDS),--seconds $(SECONDS))
