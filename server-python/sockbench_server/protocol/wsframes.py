@@ -25,11 +25,15 @@ _FIN_CLOSE = 0x88
 def _frame_builder(first_byte: int, doc: str) -> Callable[[bytes], bytes]:
     """A builder of final, unmasked frames starting with ``first_byte``; a
     closure rather than a shared helper so the hot path (a text frame per
-    message in naive mode) makes no extra call."""
+    message in naive mode) makes no extra call. The 126 short headers are
+    built once: a short frame is then one concatenation, with no tuple and
+    no header object made per frame (PyPy's naive profile had 7.5 % here)."""
+    short_headers = tuple(bytes((first_byte, n)) for n in range(126))
+
     def build(payload: bytes) -> bytes:
         n = len(payload)
         if n < 126:
-            return bytes((first_byte, n)) + payload
+            return short_headers[n] + payload
         if n <= 0xFFFF:
             return struct.pack("!BBH", first_byte, 126, n) + payload
         return struct.pack("!BBQ", first_byte, 127, n) + payload
