@@ -313,15 +313,22 @@ class Fanout:
             s.batch_to = OWN_QUEUE
 
     def flush(self) -> None:
-        """End of the iteration: write every member's pending messages."""
+        """End of the iteration: write every member's pending messages.
+
+        A write can run application code (the ``on_close`` of a session
+        found gone), which may send, close or broadcast meanwhile. So the
+        batch's list stays the batch until every member is written: the
+        slices of the members not written yet stay valid, and what is
+        broadcast meanwhile goes behind them, for the next flush (or for a
+        member not written yet whose slice it extends)."""
         self.scheduled = False
         batch = self.fragments
         members = self.members
         local = self.local
-        self.fragments = []
         self.members = []
         if local:
             self.local = []
+        flushed = len(batch)
         now = self.timers.time()
         # (from, to) -> (frame str, {wire format: bytes}); sessions with the
         # same slice follow each other in ``members``, hence ``last``.
@@ -373,10 +380,12 @@ class Fanout:
                 s.write_failed(r, e)
                 continue
             s.last_output = now
+        if len(batch) == flushed:  # else what was broadcast meanwhile is in it
+            self.fragments = []
         if local and self.publish is not None:
             # One publish per flush. When the whole batch is this process's
             # own (no relayed messages in it), its frame was most likely
             # built above for the sessions: publish those very characters.
             n = len(local)
-            entry = shared.get((0, n)) if n == len(batch) else None
+            entry = shared.get((0, n)) if n == flushed else None
             self.publish(entry[0] if entry is not None else frames.message_frame(local), n)
