@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, Iterator
 class Group:
     """A set of connections to broadcast to (``broadcast(group, message)``)."""
 
-    __slots__ = ("_members", "version")
+    __slots__ = ("_members", "version", "run")
 
     def __init__(self, members: Iterable[Any] = ()):
         self._members: Dict[Any, None] = {}  # a dict for its order
@@ -28,6 +28,10 @@ class Group:
         #: fan-out that saw the members at one version knows they are the
         #: same while it has not moved.
         self.version = 0
+        #: The fan-out's note of this group's messages in its current batch
+        #: (``fanout.GroupRun``), or None. Written by the fan-out only; typed
+        #: loosely because this module must not import the fan-out.
+        self.run: Any = None
         for conn in members:
             self.add(conn)
 

@@ -13,26 +13,7 @@ from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, ReceiverGone, 
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.protocol.states import CLOSED
 from sockbench_server.protocol.ratelog import slow_consumers
-from fakes import FakeReceiver, info, make_service, messages_of, polling
-
-
-class WireReceiver(FakeReceiver):
-    """Like a websocket receiver: takes pre-built bytes of one wire format."""
-
-    wire_format = "test-wire"
-
-    def __init__(self):
-        super().__init__()
-        self.wires = []
-
-    @staticmethod
-    def encode_wire(frame):
-        return b"<" + frame.encode("utf-8") + b">"
-
-    def write_prebuilt(self, wire):
-        self.wires.append(wire)
-        self.frames.append(wire[1:-1].decode("utf-8"))
-        return True
+from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, polling
 
 
 def open_sessions(svc, n, receiver=WireReceiver):
