@@ -3,10 +3,10 @@
 An application is a :class:`SockJSConnection` subclass; one instance exists
 per client connection, whatever the transport::
 
-    from sockbench_server import SockJSConnection, broadcast
+    from sockbench_server import Group, SockJSConnection, broadcast
 
     class Chat(SockJSConnection):
-        room = set()
+        room = Group()
 
         def on_open(self, info):
             self.room.add(self)
@@ -21,17 +21,21 @@ Messages are ``str`` both ways. ``send`` and ``close`` may be called from any
 callback or from other code running on the server's event loop.
 ``broadcast(connections, message)`` sends one message to many connections,
 fast or naive as each service is configured; it lives with the rest of the
-fan-out in ``protocol/fanout.py``.
+fan-out in ``protocol/fanout.py``. ``connections`` may be any iterable of
+connections; a :class:`Group` (``protocol/group.py``) is the one to use for
+a room that gets many messages: in fast mode another message to the same
+unchanged group costs O(1), not a look at every member.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from .protocol.fanout import broadcast
+from .protocol.group import Group
 from .protocol.options import ConnectionInfo
 from .protocol.states import OPEN
 
-__all__ = ["SockJSConnection", "ConnectionInfo", "broadcast"]
+__all__ = ["SockJSConnection", "ConnectionInfo", "Group", "broadcast"]
 
 
 class SockJSConnection:

@@ -32,13 +32,34 @@ flushed on its own. Order is kept because a session's own queue is always
 older than its batch slice.
 
 Trap: the slice indices are only valid until the next flush, which resets
-every member. A session that closes meanwhile is skipped by its state.
+every member. A session that closes meanwhile is skipped by its state. A
+write during the flush can run application code (``on_close``) that sends
+or broadcasts, so the flush keeps the batch's list until its last member
+is written (:meth:`Fanout.flush`).
+
+Broadcasting to a :class:`~.group.Group` (a set whose membership changes
+are counted) skips the walk over the recipients while it can. The first
+message to a group in an iteration looks at its members once
+(:func:`_survey`) and marks every open framed member as taking the batch
+from here to its end (``batch_to`` IN_GROUP_RUN, :meth:`Fanout.begin_run`);
+that is the group's *run*. Each following message to the same group, while
+its version has not moved and nothing else was added to the batch, is one
+append: O(1) whatever the group's size. Raw websocket members are listed
+once per run and get each message as it comes, as they would anyway.
+Anything the run cannot describe ends it first (:meth:`Fanout.end_run`
+gives every member's slice its end, the batch's end at that moment): a
+change of membership, a private send, a close, another group, a broadcast
+to any other iterable. From there on the per-session logic above applies,
+so the order of every session's messages is the same either way. A group
+with a member that is not open yet, or members of several services, or of
+a naive service, takes the per-session path for every message.
 
 This module knows services, sessions and application connections only
 through the protocols below (:class:`Broadcaster`, :class:`Recipient`,
 :class:`RawRecipient`, :class:`BatchMember`, :class:`Addressee`), which
 ``service.py``, ``session.py``, ``raw_session.py`` and ``api.py`` meet;
-those modules import this one, never the reverse.
+those modules import this one, never the reverse. ``group.py`` is a leaf
+it imports.
 """
 from __future__ import annotations
 
@@ -47,8 +68,9 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequ
 
 from . import frames
 from .codecs import Codec
+from .group import Group
 from .receiver import Receiver, Timers
-from .states import OPEN
+from .states import CONNECTING, OPEN
 
 log = logging.getLogger("sockbench_server.relay")
 
@@ -57,6 +79,9 @@ NO_SLICE = -1
 #: ``batch_to`` of a session whose messages of this iteration were moved to
 #: its own queue (it still needs flushing at the end of the iteration).
 OWN_QUEUE = -2
+#: ``batch_to`` of a member of the fan-out's current group run: its slice
+#: goes from ``batch_from`` to the end of the batch, wherever that is now.
+IN_GROUP_RUN = -3
 
 
 class Broadcaster(Protocol):
@@ -124,9 +149,14 @@ class Addressee(Protocol):
 def broadcast(connections: Iterable[Addressee], message: str) -> int:
     """Send ``message`` to every connection; returns how many took it.
 
-    Iterates over a snapshot: a send may close a connection, whose
-    ``on_close`` then removes it from the caller's set. How each service's
-    sessions get it, and when it is handed to the relay: the module's doc."""
+    ``connections`` may be any iterable; a :class:`~.group.Group` lets fast
+    mode queue a message for the same unchanged group in O(1) (the module's
+    doc). Any other iterable is copied first: a send may close a connection,
+    whose ``on_close`` then removes it from the caller's set. How each
+    service's sessions get it, and when it is handed to the relay: the
+    module's doc."""
+    if isinstance(connections, Group):
+        return _to_group(connections, message=message)
     return _dispatch(connections, message=message)
 
 
@@ -142,17 +172,18 @@ def deliver_relayed(connections: Iterable[Addressee], kind: str, body: str) -> i
     The broker is part of the deployment and trusted like the process's own
     code: a frame is passed on as the publishing process encoded it. One that
     does not decode where it must is dropped with a warning."""
-    if kind == "a":
-        return _dispatch(connections, frame=body)
-    return _dispatch(connections, message=body, relayed=True)
+    message, frame = (None, body) if kind == "a" else (body, None)
+    if isinstance(connections, Group):
+        return _to_group(connections, message=message, frame=frame, relayed=True)
+    return _dispatch(connections, message=message, frame=frame, relayed=True)
 
 
 def _dispatch(connections: Iterable[Addressee], *, message: Optional[str] = None,
               frame: Optional[str] = None, relayed: bool = False) -> int:
-    """The one fan-out of :func:`broadcast` and :func:`deliver_relayed`:
-    ``message`` (one message), or ``frame`` (a relayed ``a[...]`` frame,
-    possibly several messages); ``relayed``: it came from the relay and
-    is not published again (a frame always did)."""
+    """The one per-session fan-out of :func:`broadcast` and
+    :func:`deliver_relayed`: ``message`` (one message), or ``frame`` (a
+    relayed ``a[...]`` frame, possibly several messages); ``relayed``: it
+    came from the relay and is not published again (a frame always did)."""
     pending: List[Addressee] = list(connections)
     relayed = relayed or frame is not None
     sent = 0
@@ -162,12 +193,10 @@ def _dispatch(connections: Iterable[Addressee], *, message: Optional[str] = None
         service = pending[0].session.service
         messages: Sequence[str] = () if message is None else (message,)
         if frame is not None and (service.naive or _has_raw(pending, service)):
-            try:
-                messages = frames.decode_messages(service.codec, frame[1:])
-            except frames.BadPayload:
-                log.warning("%s: dropped a relayed frame that is not a JSON array of strings: %.60r",
-                            service.prefix, frame)
+            decoded = _decode_relayed(service, frame)
+            if decoded is None:
                 return sent
+            messages = decoded
         fanout = service.fanout
         if service.naive:
             rest: Optional[List[Addressee]] = None
@@ -187,6 +216,88 @@ def _dispatch(connections: Iterable[Addressee], *, message: Optional[str] = None
         taken_raw, pending = _send_shared(others, service, messages)
         sent += taken + taken_raw
     return sent
+
+
+def _to_group(group: Group, *, message: Optional[str] = None,
+              frame: Optional[str] = None, relayed: bool = False) -> int:
+    """:func:`_dispatch` for a :class:`~.group.Group`: O(1) for the framed
+    members while the group's run in its fan-out's batch goes on (the
+    module's doc), the per-session path when the group does not allow one."""
+    run: Optional[GroupRun] = group.run
+    fresh = run is None or run.fanout.run is not run or run.version != group.version
+    if fresh:
+        run = _survey(group)
+        if run is None:
+            return _dispatch(group, message=message, frame=frame, relayed=relayed)
+    assert run is not None
+    fanout = run.fanout
+    raw = run.raw  # this run's own list, even if a raw send below ends the run
+    messages: Sequence[str] = ()
+    if frame is None:
+        fragment = fanout.service.codec.encode_str(message)
+        if raw:
+            messages = (message,)  # type: ignore[assignment]
+    else:
+        relayed = True
+        fragment = frame[2:-1]
+        if not fragment:  # a[] carries nothing
+            return 0
+        if raw:
+            decoded = _decode_relayed(fanout.service, frame)
+            if decoded is None:
+                return 0
+            messages = decoded
+    # Only now that the message is known to go out: a run begun for nothing
+    # would leave its members an empty slice, and an empty frame.
+    if fresh:
+        fanout.begin_run(run, group)
+    fanout.append(fragment, relayed)
+    taken = run.framed
+    if raw:
+        taken += _send_to_raw(raw, messages)
+    return taken
+
+
+def _survey(group: Group) -> Optional["GroupRun"]:
+    """A run for ``group`` if its members allow one: open sessions of one
+    fast-mode service (closed members are passed over: they never take a
+    message again). None when a member is not open yet (it may open during
+    the iteration without the group changing), or the members belong to a
+    naive service or to several services. Reads only; nothing is queued."""
+    service: Optional[Broadcaster] = None
+    framed = 0
+    raw: List[RawRecipient] = []
+    open_ = OPEN
+    for conn in group:
+        s = conn.session
+        if s.service is not service:
+            if service is not None:
+                return None  # several services: each has its own batch
+            service = s.service
+            if service.naive:
+                return None
+        if s.state != open_:
+            if s.state == CONNECTING:
+                return None
+            continue
+        if s.framed:
+            framed += 1
+        else:
+            raw.append(s)  # type: ignore[arg-type]
+    if service is None:  # an empty group
+        return None
+    return GroupRun(service.fanout, group.version, framed, raw)
+
+
+def _decode_relayed(service: Broadcaster, frame: str) -> Optional[Sequence[str]]:
+    """The messages of a relayed ``a[...]`` frame, for sessions that take
+    them one by one; None (logged) if it is not a JSON array of strings."""
+    try:
+        return frames.decode_messages(service.codec, frame[1:])
+    except frames.BadPayload:
+        log.warning("%s: dropped a relayed frame that is not a JSON array of strings: %.60r",
+                    service.prefix, frame)
+        return None
 
 
 def _has_raw(connections: List[Addressee], service: Broadcaster) -> bool:
@@ -218,7 +329,6 @@ def _send_shared(others: List[Addressee], service: Broadcaster,
     frame, built once per wire format; -> (deliveries, connections of other
     services). Callers pass ``messages`` only when such sessions exist."""
     rest: List[Addressee] = []
-    sent = 0
     mine: List[RawRecipient] = []
     for conn in others:
         s = conn.session
@@ -226,19 +336,44 @@ def _send_shared(others: List[Addressee], service: Broadcaster,
             rest.append(conn)
         else:  # Fanout.deliver passed on only the raw websockets of its service
             mine.append(s)  # type: ignore[arg-type]
+    return _send_to_raw(mine, messages), rest
+
+
+def _send_to_raw(sessions: Sequence[RawRecipient], messages: Sequence[str]) -> int:
+    """Each message as one websocket message to each raw websocket, the
+    wire bytes built once per format; -> deliveries."""
+    sent = 0
     for message in messages:
         raw_cache: Dict[Any, bytes] = {}
-        for s in mine:
+        for s in sessions:
             if s.send_shared(message, raw_cache):
                 sent += 1
-    return sent, rest
+    return sent
+
+
+class GroupRun:
+    """One group's messages at the end of a fan-out's batch (the module's
+    doc): what a further message to the unchanged group needs besides its
+    append to the batch."""
+
+    __slots__ = ("fanout", "version", "framed", "raw")
+
+    def __init__(self, fanout: "Fanout", version: int, framed: int,
+                 raw: List[RawRecipient]):
+        self.fanout = fanout
+        #: The group's version when its members were looked at.
+        self.version = version
+        #: Open framed members: each message's count of takers.
+        self.framed = framed
+        #: Open raw websocket members: they get each message as it comes.
+        self.raw: Sequence[RawRecipient] = raw
 
 
 class Fanout:
     """Coalesces the broadcasts of one loop iteration (one per Service)."""
 
     __slots__ = ("service", "timers", "fragments", "members", "scheduled", "publish",
-                 "publish_message", "local")
+                 "publish_message", "local", "run", "flushing")
 
     def __init__(self, service: Broadcaster, timers: Timers):
         self.service = service
@@ -257,6 +392,24 @@ class Fanout:
         self.publish_message: Optional[Callable[[str], None]] = None
         #: This iteration's own (not relayed) fragments, kept only for ``publish``.
         self.local: List[str] = []
+        #: The group run the batch ends with, if any: its members' ``batch_to``
+        #: is IN_GROUP_RUN, and the last fragment is the group's.
+        self.run: Optional[GroupRun] = None
+        #: While :meth:`flush` writes: the members it took, some not written yet.
+        self.flushing: Optional[List[BatchMember]] = None
+
+    def append(self, fragment: str, relayed: bool) -> int:
+        """Add one encoded message (or a relayed frame's inside) to the
+        batch, the flush scheduled; returns its index. Who gets it is the
+        caller's business."""
+        if not self.scheduled:
+            self.scheduled = True
+            self.timers.call_soon(self.flush)
+        if not relayed and self.publish is not None:
+            self.local.append(fragment)
+        batch = self.fragments
+        batch.append(fragment)
+        return len(batch) - 1
 
     def deliver(self, connections: List[Addressee], fragment: str,
                 relayed: bool = False) -> Tuple[int, List[Addressee]]:
@@ -267,14 +420,10 @@ class Fanout:
         Nothing is written before the end of the iteration. ``relayed``: the
         fragment came from another process of the broadcast domain (it may
         hold several comma-separated messages) and is not published again."""
-        if not self.scheduled:
-            self.scheduled = True
-            self.timers.call_soon(self.flush)
-        if not relayed and self.publish is not None:
-            self.local.append(fragment)
+        if self.run is not None:  # the batch no longer ends with a group's messages
+            self.end_run()
+        index = self.append(fragment, relayed)
         batch = self.fragments
-        index = len(batch)
-        batch.append(fragment)
         following = index + 1
         members = self.members
         service = self.service
@@ -304,24 +453,86 @@ class Fanout:
                 s.queue.append(fragment)
         return taken, others
 
+    def begin_run(self, run: GroupRun, group: Group) -> None:
+        """Make ``run`` (surveyed just now, nothing called since) the batch's
+        group run: every open framed member of ``group`` takes the batch from
+        its current end on. A member whose slice ends right here keeps it
+        (it goes on into the run); one with a gap moves its slice to its own
+        queue first, which is older than the run. O(members), once per run."""
+        if self.run is not None:
+            self.end_run()
+        batch = self.fragments
+        start = len(batch)
+        members = self.members
+        open_ = OPEN
+        in_run = IN_GROUP_RUN
+        for conn in group:
+            s = conn.session  # a BatchMember once the framed test passes
+            if not s.framed or s.state != open_:
+                continue
+            to = s.batch_to
+            if to != start:
+                if to == NO_SLICE:
+                    members.append(s)
+                elif to >= 0:
+                    s.queue.extend(batch[s.batch_from:to])
+                s.batch_from = start
+            s.batch_to = in_run
+        self.run = run
+        group.run = run
+
+    def end_run(self) -> None:
+        """End the current group run: each of its members' slices ends at
+        the batch's end, so the per-session logic can go on from there.
+        O(sessions with something pending), once per run that is cut short."""
+        run = self.run
+        assert run is not None
+        self.run = None
+        run.raw = ()  # a finished run keeps no session alive
+        end = len(self.fragments)
+        in_run = IN_GROUP_RUN
+        for s in self.members:
+            if s.batch_to == in_run:
+                s.batch_to = end
+        if self.flushing is not None:
+            for s in self.flushing:
+                if s.batch_to == in_run:
+                    s.batch_to = end
+
     def detach(self, s: BatchMember) -> None:
         """Move ``s``'s slice to its own queue (before a private send, a
-        close or an attach), so the batch no longer holds anything of it."""
+        close or an attach), so the batch no longer holds anything of it.
+        A group run it is in ends first: its count of open members, and
+        the members' common end, no longer hold."""
+        if s.batch_to == IN_GROUP_RUN:
+            self.end_run()
         to = s.batch_to
         if to >= 0:
             s.queue.extend(self.fragments[s.batch_from:to])
             s.batch_to = OWN_QUEUE
 
     def flush(self) -> None:
-        """End of the iteration: write every member's pending messages."""
+        """End of the iteration: write every member's pending messages.
+
+        A write can run application code (the ``on_close`` of a session
+        found gone), which may send, close or broadcast meanwhile. So the
+        batch's list stays the batch until every member is written: the
+        slices of the members not written yet stay valid, and what is
+        broadcast meanwhile goes behind them, for the next flush (or for a
+        member not written yet whose slice it extends). A group run begun
+        meanwhile may include members not written yet: ``flushing`` lets
+        :meth:`end_run` find them."""
+        if self.run is not None:  # its members' slices end with the batch
+            self.end_run()
         self.scheduled = False
         batch = self.fragments
         members = self.members
         local = self.local
-        self.fragments = []
         self.members = []
+        self.flushing = members
         if local:
             self.local = []
+        flushed = len(batch)
         now = self.timers.time()
         # (from, to) -> (frame str, {wire format: bytes}); sessions with the
         # same slice follow each other in ``members``, hence ``last``.
@@ -334,9 +545,13 @@ class Fanout:
         last_class: Any = None
         wire = b""
         no_slice = NO_SLICE
+        in_run = IN_GROUP_RUN
         open_ = OPEN
         for s in members:
             to = s.batch_to
+            if to == in_run:  # of a group run application code began meanwhile
+                self.end_run()
+                to = s.batch_to
             start = s.batch_from
             s.batch_to = no_slice
             if s.state != open_:
@@ -373,10 +588,13 @@ class Fanout:
                 s.write_failed(r, e)
                 continue
             s.last_output = now
+        self.flushing = None
+        if len(batch) == flushed:  # else what was broadcast meanwhile is in it
+            self.fragments = []
         if local and self.publish is not None:
             # One publish per flush. When the whole batch is this process's
             # own (no relayed messages in it), its frame was most likely
             # built above for the sessions: publish those very characters.
             n = len(local)
-            entry = shared.get((0, n)) if n == len(batch) else None
+            entry = shared.get((0, n)) if n == flushed else None
             self.publish(entry[0] if entry is not None else frames.message_frame(local), n)

@@ -80,7 +80,7 @@ class Session:
         False if the session is not open (or turned out to be gone)."""
         if self.state != OPEN:
             return False
-        if self.batch_to >= 0:  # older broadcasts of this iteration go first
+        if self.batch_to != NO_SLICE:  # older broadcasts of this iteration go first
             self.service.fanout.detach(self)
         fragment = self.service.codec.encode_str(message)
         if self.receiver is not None and not self.queue:
@@ -97,7 +97,7 @@ class Session:
         literal (``'"hi"'``), so a broadcast can encode once for everyone."""
         if self.state != OPEN:
             return False
-        if self.batch_to >= 0:
+        if self.batch_to != NO_SLICE:
             self.service.fanout.detach(self)
         self.queue.append(fragment)
         self.flush()
@@ -108,7 +108,7 @@ class Session:
         later to put everything queued into one ``a[...]`` frame."""
         if self.state != OPEN:
             return False
-        if self.batch_to >= 0:
+        if self.batch_to != NO_SLICE:
             self.service.fanout.detach(self)
         self.queue.append(fragment)
         return True
@@ -156,13 +156,15 @@ class Session:
         session closes with (default: its receiver's own, 1000)."""
         if self.state >= CLOSING:
             return False
-        if self.batch_to != NO_SLICE and self.receiver is not None:
+        if self.batch_to != NO_SLICE:
             # Broadcasts of this iteration still waiting in the batch were
-            # sent before the close: they go first, as in naive mode.
+            # sent before the close: they go first, as in naive mode. (A
+            # group run this session is in ends too: it counted it open.)
             self.service.fanout.detach(self)
-            self.flush()
-            if self.state >= CLOSING:  # the flush found the client gone
-                return False
+            if self.receiver is not None:
+                self.flush()
+                if self.state >= CLOSING:  # the flush found the client gone
+                    return False
         self.state = CLOSING
         self.queue = []
         self.queue_bytes = self.queue_counted = 0
@@ -349,6 +351,8 @@ class Session:
         """The session is gone: forget it and tell the application."""
         if self.state == CLOSED:
             return
+        if self.batch_to != NO_SLICE:  # a group run it is in counted it open
+            self.service.fanout.detach(self)
         self.state = CLOSED
         self._cancel_timer()
         self.queue = []

@@ -20,7 +20,9 @@ def join_domain(service: Any, relay: Any) -> None:
     """Wire ``service`` (a ``protocol.service.Service`` whose application
     class keeps its participants in ``members``, as ``apps/broadcast.py``
     does) to ``relay`` (``relay.RedisRelay``). Fast mode publishes once per
-    flush, the frame as encoded for the local sessions; naive once per message."""
+    flush, the frame as encoded for the local sessions; naive once per message.
+    Relayed messages go to ``members`` as the application's own do: to a
+    ``Group``, they go on the group's run in the batch, in arrival order."""
     members = service.connection_class.members
     if service.naive:
         service.fanout.publish_message = relay.publish_message

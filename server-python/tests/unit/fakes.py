@@ -1,5 +1,6 @@
 """Test doubles for the sans-I/O core: a manual clock/timer wheel, receivers
-that record frames, and an application that records callbacks; and
+that record frames (and pre-built wire bytes), and an application that
+records callbacks; and
 `messages_of`, which reads the messages back out of recorded frames."""
 from __future__ import annotations
 
@@ -71,6 +72,26 @@ class FakeReceiver:
     def close(self, code: int = 1000, reason: str = "Normal closure") -> None:
         assert self.closed is None, "closed twice"
         self.closed = (code, reason)
+
+
+class WireReceiver(FakeReceiver):
+    """Like a websocket receiver: takes pre-built bytes of one wire format
+    (``wires``: each bytes object as handed over)."""
+
+    wire_format = "test-wire"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wires: List[bytes] = []
+
+    @staticmethod
+    def encode_wire(frame: str) -> bytes:
+        return b"<" + frame.encode("utf-8") + b">"
+
+    def write_prebuilt(self, wire: bytes) -> bool:
+        self.wires.append(wire)
+        self.frames.append(wire[1:-1].decode("utf-8"))
+        return True
 
 
 def polling() -> FakeReceiver:

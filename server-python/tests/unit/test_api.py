@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from sockbench_server import SockJSConnection, broadcast
+from sockbench_server import Group, SockJSConnection, broadcast
 from sockbench_server.protocol.codecs import Codec
 from sockbench_server.protocol.errors import ReceiverGone
 from sockbench_server.protocol.options import FAST, NAIVE, ServiceOptions
@@ -76,6 +76,18 @@ def test_broadcast_survives_members_closing_during_fan_out(mode):
 
 def test_two_broadcast_mounts_do_not_share_members():
     assert make_broadcast().members is not make_broadcast().members
+
+
+def test_the_broadcast_app_keeps_its_participants_in_a_group():
+    """So that fast mode queues each further message of a loop iteration in
+    O(1) (tests/unit/test_group_fanout.py)."""
+    app = make_broadcast()
+    svc, _ = make_service(app, broadcast=FAST)
+    s = svc.create("s", info())
+    s.attach(FakeReceiver())
+    assert isinstance(app.members, Group) and list(app.members) == [s.conn]
+    s.close()
+    assert list(app.members) == []
 
 
 def test_default_mounts_follow_the_contract():

@@ -7,32 +7,13 @@ import random
 
 import pytest
 
-from sockbench_server import broadcast
+from sockbench_server import SockJSConnection, broadcast
 from sockbench_server.apps.broadcast import make_broadcast
-from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, SlowConsumer
+from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, ReceiverGone, SlowConsumer
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.protocol.states import CLOSED
 from sockbench_server.protocol.ratelog import slow_consumers
-from fakes import FakeReceiver, info, make_service, messages_of, polling
-
-
-class WireReceiver(FakeReceiver):
-    """Like a websocket receiver: takes pre-built bytes of one wire format."""
-
-    wire_format = "test-wire"
-
-    def __init__(self):
-        super().__init__()
-        self.wires = []
-
-    @staticmethod
-    def encode_wire(frame):
-        return b"<" + frame.encode("utf-8") + b">"
-
-    def write_prebuilt(self, wire):
-        self.wires.append(wire)
-        self.frames.append(wire[1:-1].decode("utf-8"))
-        return True
+from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, polling
 
 
 def open_sessions(svc, n, receiver=WireReceiver):
@@ -150,6 +131,48 @@ def test_a_receiver_over_the_cap_closes_only_its_session(mode, caplog):
     assert rs.closed == SLOW_CONSUMER_CLOSE  # the websocket close says why too
     assert messages_of(rg.frames) == ["a", "b"]
     assert sum("client not reading" in r.getMessage() for r in caplog.records) == 1
+
+
+class GoneAfterOpen(FakeReceiver):
+    """A client that went away after ``o``: the next write finds it gone."""
+
+    def send_frame(self, frame):
+        if frame != "o":
+            raise ReceiverGone()
+        return super().send_frame(frame)
+
+
+@pytest.mark.parametrize("reaction", ["send", "broadcast"])
+def test_application_code_run_by_a_flush_loses_no_message(reaction):
+    """The flush finds a client gone; its on_close, run in the middle of the
+    flush, sends to (or broadcasts to) the others. Those written before it
+    and those not written yet keep the iteration's broadcasts, in order,
+    then get what on_close sent."""
+    room = []
+
+    class Chat(SockJSConnection):
+        def on_open(self, info):
+            room.append(self)
+
+        def on_close(self):
+            room.remove(self)
+            if reaction == "send":
+                for conn in room:
+                    conn.send("bye")
+            else:
+                broadcast(list(room), "bye")
+
+    svc, timers = make_service(Chat, broadcast=FAST)
+    before, rb = svc.create("before", info()), FakeReceiver()
+    before.attach(rb)
+    svc.create("gone", info()).attach(GoneAfterOpen())
+    after, ra = svc.create("after", info()), FakeReceiver()
+    after.attach(ra)
+    broadcast(list(room), "1")
+    broadcast(list(room), "2")
+    timers.end_iteration()
+    assert messages_of(rb.frames) == ["1", "2", "bye"]
+    assert messages_of(ra.frames) == ["1", "2", "bye"]
 
 
 @pytest.mark.parametrize("seed", range(20))

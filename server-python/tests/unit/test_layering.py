@@ -97,5 +97,5 @@ def test_the_fan_out_and_the_interfaces_do_not_know_sessions():
     graph = package_imports()
     p = "sockbench_server.protocol."
     assert p + "session" not in graph[p + "fanout"]
-    for leaf in ("receiver", "states", "errors"):
+    for leaf in ("receiver", "states", "errors", "group"):
         assert graph[p + leaf] == set(), (leaf, graph[p + leaf])
