@@ -8,8 +8,9 @@ things this server needs:
   broadcast hot path);
 * stop reading from a client socket while the process is over its output
   budget, and start again;
-* replace the websocket frame reader (``rfc6455.StrictProtocol13``) while
-  keeping Tornado's handshake, writing and closing handshake;
+* replace the websocket frame reader (``rfc6455.StrictProtocol13``: one
+  future per socket read instead of one per frame field) while keeping
+  Tornado's handshake, writing and closing handshake;
 * accept connections with our own loop (``accept.AcceptLoop``);
 * compress a message with the permessage-deflate context Tornado negotiated
   for a connection, for our own frame writer, and inflate a compressed
@@ -25,6 +26,7 @@ Everything else in ``tornado_io`` uses only the public names below.
 """
 from __future__ import annotations
 
+import inspect
 import logging
 import socket
 from typing import Any, Awaitable, Callable, Optional, Union
@@ -64,8 +66,9 @@ PRIVATE_NAMES = (
      "drains the write buffer; overridden to keep the process-wide count of "
      "unsent bytes exact"),
     (WebSocketProtocol13, "_receive_frame", "attr",
-     "the frame reader that _receive_frame_loop calls; replaced by "
-     "StrictProtocol13.receive_frame"),
+     "the frame reader that _receive_frame_loop awaits while the client has "
+     "not closed; replaced by StrictProtocol13.receive_frames, which reads "
+     "until then"),
     (WebSocketProtocol13, "_compressor", "instance",
      "the connection's permessage-deflate compressor (None unless negotiated): "
      "its compress() keeps the context Tornado agreed with the client "
@@ -81,7 +84,8 @@ PRIVATE_NAMES = (
     (WebSocketProtocol13, "_handle_message", "attr",
      "Tornado's handling of valid close, ping and pong frames"),
     (None, "tornado.util._websocket_mask", "module",
-     "unmask a client frame payload (C speedup when built)"),
+     "unmask a client frame payload with Tornado's C speedup when it is built "
+     "(its pure-Python fallback loops over the bytes: not used)"),
     (TCPServer, "_sockets", "instance",
      "listening sockets by fd; stop() closes them"),
     (TCPServer, "_handlers", "instance",
@@ -237,19 +241,25 @@ def account_stream(stream: IOStream, budget: Any) -> AccountedIOStream:
 
 # -- the websocket frame reader -------------------------------------------
 
-websocket_mask: Callable[[bytes, bytes], bytes] = _websocket_mask
+#: Tornado's C ``websocket_mask(mask, data)`` when its speedups are built
+#: (CPython); None where only its per-byte Python fallback is (PyPy).
+native_websocket_mask: Optional[Callable[[bytes, bytes], bytes]] = (
+    _websocket_mask if inspect.isbuiltin(_websocket_mask) else None)
 
 
 class FencedProtocol13(WebSocketProtocol13):
     """WebSocketProtocol13 with its private hooks under public names:
-    subclasses implement :meth:`receive_frame` (one frame per call)."""
+    subclasses implement :meth:`receive_frames`."""
 
     def _receive_frame(self) -> Awaitable[None]:
         # Not a coroutine: Tornado's frame loop awaits what this returns, and a coroutine wrapper
         # would keep one more frame alive per idle session (352 bytes on CPython 3.11).
-        return self.receive_frame()
+        return self.receive_frames()
 
-    async def receive_frame(self) -> None:
+    async def receive_frames(self) -> None:
+        """Read and handle frames until the client's side is closed
+        (``client_terminated``); Tornado's frame loop calls it once, turns a
+        StreamClosedError into an abort and then reports the close."""
         raise NotImplementedError
 
     def abort(self) -> None:

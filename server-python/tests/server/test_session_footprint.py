@@ -70,7 +70,7 @@ def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monk
                 assert len(vars(handler)) <= SHARED_KEYS_MAX, sorted(vars(handler))
             live = _live_coroutine_names()
             # The session is really being served by coroutines (Tornado's get, our frame reader) ...
-            assert "StrictProtocol13.receive_frame" in live, sorted(live)
+            assert "StrictProtocol13.receive_frames" in live, sorted(live)
             # ... and none of ours sits over them.
             assert not WRAPPERS & live, sorted(WRAPPERS & live)
         finally:
