@@ -16,7 +16,10 @@ things this server needs:
   message for our own frame reader (``--compression``, docs/compression.md);
 * tell a malformed chunked request body apart from a real crash in its
   log: Tornado 6.5.10 checks the CRLF after a chunk's data with ``assert``
-  and logs the AssertionError as "Uncaught exception" with a traceback.
+  and logs the AssertionError as "Uncaught exception" with a traceback;
+* not hold per connection what an idle one never uses: a stream's two
+  write queues (a ``collections.deque`` each, ~760 bytes on CPython 3.11,
+  made before the first write).
 
 Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
 ``tests/server/test_tornado_private.py`` fails if one of them is missing
@@ -25,6 +28,7 @@ Everything else in ``tornado_io`` uses only the public names below.
 """
 from __future__ import annotations
 
+import collections
 import logging
 import socket
 from typing import Any, Awaitable, Callable, Optional, Union
@@ -49,6 +53,12 @@ PRIVATE_NAMES = (
     (_StreamBuffer, "append", "attr",
      "queue bytes behind what the socket did not take (copies small chunks, "
      "keeps large ones by reference)"),
+    (BaseIOStream, "_write_futures", "instance",
+     "the Futures of write() calls waiting for their bytes to be sent (a deque Tornado "
+     "makes per stream); replaced by a WriteFutures list that costs nothing while empty"),
+    (_StreamBuffer, "_buffers", "instance",
+     "the chunks of a _StreamBuffer (a deque made in its __init__); LazyStreamBuffer "
+     "makes it at the first append and drops it once drained"),
     (BaseIOStream, "_total_write_index", "instance",
      "bytes ever queued: advanced when we queue bytes without write() so "
      "that the Futures of later write() calls still resolve at their byte"),
@@ -131,6 +141,55 @@ def write_nowait(stream: IOStream, data: bytes) -> int:
     if stream.__class__ is AccountedIOStream:
         stream.recount()  # type: ignore[attr-defined]
     return len(buf)
+
+
+# -- write queues that cost nothing until used -------------------------------
+
+#: What LazyStreamBuffer holds instead of a deque while nothing is queued: Tornado's
+#: _StreamBuffer reads its chunks only while its size is > 0 (peek() of an empty
+#: one takes the IndexError path, advance() loops while the chunks are truthy).
+NO_CHUNKS: tuple = ()
+
+
+class LazyStreamBuffer(_StreamBuffer):
+    """Tornado's write buffer, with its deque of chunks made at the first append
+    and dropped again once everything queued was sent: an idle connection (most
+    of an idle websocket's life, and every write that the socket takes at once,
+    ``write_nowait``) holds none."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._buffers = NO_CHUNKS
+
+    def append(self, data: Union[bytes, bytearray, memoryview]) -> None:
+        if self._buffers is NO_CHUNKS:
+            self._buffers = collections.deque()
+        super().append(data)
+
+    def advance(self, size: int) -> None:
+        super().advance(size)
+        if not len(self):
+            self._buffers = NO_CHUNKS
+
+
+class WriteFutures(list):
+    """The Futures of a stream's write() calls, oldest first, as the list Tornado's
+    deque was: Tornado appends, reads [0], pops from the left, iterates and
+    clears. An empty list holds no item storage; a deque always holds a
+    block of 64 slots. Rarely more than a few Futures wait at once (only
+    write() makes them; the broadcast path writes without one)."""
+
+    __slots__ = ()
+
+    def popleft(self) -> Any:
+        return self.pop(0)
+
+
+def lazy_write_queues(stream: BaseIOStream) -> None:
+    """Give a fresh, empty ``stream`` write queues that allocate only when used."""
+    assert not stream._write_buffer and not stream._write_futures
+    stream._write_buffer = LazyStreamBuffer()
+    stream._write_futures = WriteFutures()  # type: ignore[assignment]
 
 
 # -- streams that count their unsent bytes and can stop reading ---------------
@@ -226,8 +285,10 @@ class AccountedIOStream(IOStream):
 
 def account_stream(stream: IOStream, budget: Any) -> AccountedIOStream:
     """Turn a freshly accepted plain IOStream into an AccountedIOStream
-    reporting to ``budget`` (same object; its class changes)."""
+    reporting to ``budget`` (same object; its class changes), with write
+    queues that allocate only when used (:func:`lazy_write_queues`)."""
     assert type(stream) is IOStream, type(stream)
+    lazy_write_queues(stream)
     stream.__class__ = AccountedIOStream
     accounted: AccountedIOStream = stream  # type: ignore[assignment]
     accounted.budget = budget

@@ -10,7 +10,7 @@ import re
 import socket
 
 import tornado
-from tornado.iostream import IOStream
+from tornado.iostream import IOStream, _StreamBuffer
 from tornado.tcpserver import TCPServer
 from tornado.websocket import WebSocketProtocol13, _WebSocketParams
 
@@ -37,6 +37,8 @@ def instance_of(owner):
     """A real object of ``owner`` (or a subclass) to look attributes up on."""
     if owner is TCPServer:
         return TCPServer()
+    if owner is _StreamBuffer:
+        return _StreamBuffer()
     if owner is WebSocketProtocol13:
         # No handler or stream is touched by __init__, which sets the attributes.
         return WebSocketProtocol13(None, False, _WebSocketParams())
