@@ -35,7 +35,7 @@ from __future__ import annotations
 import codecs
 import struct
 import zlib
-from typing import Any, List, Optional
+from typing import Any, Awaitable, List, Optional
 
 from ..protocol import wsframes
 from .tornado_private import FencedProtocol13, websocket_mask
@@ -70,8 +70,10 @@ class StrictProtocol13(FencedProtocol13):
     #: The data message being received is compressed (RSV1 on its first frame).
     _message_compressed = False
 
-    async def _read_exactly(self, n: int) -> bytes:
-        return await self.stream.read_bytes(n)
+    def _read_exactly(self, n: int) -> Awaitable[bytes]:
+        # Not a coroutine: receive_frame awaits the stream's Future itself. An idle session waits
+        # here between frames, so a coroutine would keep one more frame alive per session.
+        return self.stream.read_bytes(n)
 
     def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
         if (self.client_terminated and not self.server_terminated and code is not None

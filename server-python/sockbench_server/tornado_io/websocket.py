@@ -153,9 +153,6 @@ class _SockJSWebSocket(WebSocketHandler):
     def deliver(self, message: Union[str, bytes]) -> None:
         raise NotImplementedError
 
-    def check_origin(self, origin: str) -> bool:
-        return True  # SockJS accepts every origin ("*:*")
-
     def compute_etag(self) -> Optional[str]:
         return None
 
@@ -167,11 +164,13 @@ class _SockJSWebSocket(WebSocketHandler):
             self.clear_header("Content-Type")
             self.finish()
 
-    # get and _handshake are plain functions that return Tornado's get coroutine, not coroutines of
-    # their own: Tornado awaits what get returns, and that coroutine runs until the connection
-    # closes, so every coroutine layered over it here would keep one more frame alive per session
-    # for its whole life (~360 bytes each on CPython 3.11: server-python/README.md, "Where the
-    # bytes go").
+    # get and _handshake are plain functions that return Tornado's handshake coroutine
+    # (accept_connection), not coroutines of their own: Tornado awaits what get returns, and that
+    # coroutine runs until the connection closes, so every coroutine layered over it would keep its
+    # frame, and whatever that frame's locals hold, alive per session for its whole life (~360
+    # bytes a frame on CPython 3.11: server-python/README.md, "Where the bytes go"). Tornado's own
+    # WebSocketHandler.get is such a coroutine: its frame held the request's headers and a map over
+    # the Connection header for as long as the session lived. _handshake does its work instead.
     def get(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
         problem = self._upgrade_problem()
         if problem:
@@ -187,7 +186,16 @@ class _SockJSWebSocket(WebSocketHandler):
         return self._handshake(*args, **kwargs)
 
     def _handshake(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
-        return super().get(*args, **kwargs)
+        # What Tornado 6.5's WebSocketHandler.get does once get above has checked the Upgrade and
+        # Connection headers, less its Origin check: SockJS accepts every origin ("*:*").
+        self.open_args = args  # Tornado's handshake passes them to open()
+        self.open_kwargs = kwargs
+        protocol = self.ws_connection = self.get_websocket_protocol()
+        if protocol is None:  # a Sec-WebSocket-Version we do not speak; Tornado finishes the 426
+            self.set_status(426, "Upgrade Required")
+            self.set_header("Sec-WebSocket-Version", "7, 8, 13")
+            return None
+        return protocol.accept_connection(self)
 
     def _upgrade_problem(self) -> Optional[str]:
         headers = self.request.headers

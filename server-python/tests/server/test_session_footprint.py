@@ -31,9 +31,11 @@ from sockbench_server.tornado_io.websocket import FramedWebSocketHandler
 OURS_PER_SESSION = {"service", "budget", "session", "receiver"}
 #: CPython's limit on a key-sharing instance dict (SHARED_KEYS_MAX_SIZE in Objects/dictobject.c).
 SHARED_KEYS_MAX = 30
-#: Coroutines that once wrapped Tornado's long-lived ones; each kept a frame per session.
+#: Coroutines that once wrapped Tornado's long-lived ones; each kept a frame per session. Tornado's
+#: own WebSocketHandler.get was one too (its frame also held the request's headers), and so was
+#: the frame reader's read of the next frame head, where an idle session waits.
 WRAPPERS = {"_SockJSWebSocket.get", "_SockJSWebSocket._handshake", "FramedWebSocketHandler._handshake",
-            "FencedProtocol13._receive_frame"}
+            "FencedProtocol13._receive_frame", "WebSocketHandler.get", "StrictProtocol13._read_exactly"}
 
 
 def _live_coroutine_names():
