@@ -19,7 +19,8 @@ things this server needs:
   and logs the AssertionError as "Uncaught exception" with a traceback;
 * not hold per connection what an idle one never uses: a stream's two
   write queues (a ``collections.deque`` each, ~760 bytes on CPython 3.11,
-  made before the first write).
+  made before the first write), and an open websocket handler's response
+  headers, which Tornado keeps until the connection closes.
 
 Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
 ``tests/server/test_tornado_private.py`` fails if one of them is missing
@@ -31,15 +32,18 @@ from __future__ import annotations
 import collections
 import logging
 import socket
+import types
 from typing import Any, Awaitable, Callable, Optional, Union
 
 from tornado.http1connection import HTTP1Connection
 from tornado.httpserver import HTTPServer
+from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from tornado.iostream import BaseIOStream, IOStream, StreamClosedError, _StreamBuffer
 from tornado.tcpserver import TCPServer
 from tornado.util import _websocket_mask
-from tornado.websocket import WebSocketProtocol, WebSocketProtocol13
+from tornado.web import RequestHandler
+from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
 
 #: (owner, name, kind, why). ``kind`` is "attr" for a class attribute or
 #: method, "instance" for an attribute set in ``__init__``, "module" for a
@@ -92,6 +96,9 @@ PRIVATE_NAMES = (
      "Tornado's handling of valid close, ping and pong frames"),
     (None, "tornado.util._websocket_mask", "module",
      "unmask a client frame payload (C speedup when built)"),
+    (RequestHandler, "_headers", "instance",
+     "a handler's response headers; an open websocket's were sent with its 101, and "
+     "release_upgrade points them at one shared, empty, unwritable set"),
     (TCPServer, "_sockets", "instance",
      "listening sockets by fd; stop() closes them"),
     (TCPServer, "_handlers", "instance",
@@ -341,6 +348,62 @@ class FencedProtocol13(WebSocketProtocol13):
         bad data and another exception past ``max_message_size``."""
         assert self._decompressor is not None
         return self._decompressor.decompress(data)
+
+
+# -- what an open websocket handler no longer needs ----------------------------
+
+class UpgradeSummary:
+    """What an open websocket handler keeps of its upgrade request: the three
+    fields Tornado's ``RequestHandler.log_exception`` prints (its
+    ``_request_summary`` and the request's repr) if a callback raises. Nothing
+    else reads ``handler.request`` once the handshake is done; the strings are
+    the request's own, which the session's ConnectionInfo holds anyway."""
+
+    __slots__ = ("method", "uri", "remote_ip")
+
+    def __init__(self, request: HTTPServerRequest):
+        self.method = request.method
+        self.uri = request.uri
+        self.remote_ip = request.remote_ip
+
+    def __repr__(self) -> str:
+        return "%s(method=%r, uri=%r, remote_ip=%r)" % (
+            type(self).__name__, self.method, self.uri, self.remote_ip)
+
+
+class SentHeaders(HTTPHeaders):
+    """The response headers of every open websocket handler, one shared set:
+    the 101 response went out with the real ones, and Tornado already made
+    ``set_header`` raise on such a handler; nothing may add to this set."""
+
+    def __setitem__(self, name: str, value: str) -> None:
+        raise RuntimeError("the websocket upgrade response is sent: no header can be added")
+
+
+SENT_HEADERS = SentHeaders()
+NO_KWARGS = types.MappingProxyType({})
+
+
+def release_upgrade(handler: WebSocketHandler) -> None:
+    """Let go of what an open websocket handler holds of its HTTP upgrade and
+    never reads again; Tornado keeps it all until the connection closes:
+
+    * ``request``: the request with its headers (two dicts and a list per
+      header), the HTTP/1 connection objects (the connection, its server
+      side, their context, the finished serving loop's Task) and its argument
+      dicts; an :class:`UpgradeSummary` stays;
+    * ``_headers``: the 101 response's headers, already sent;
+    * ``ui``: the template namespace (a dict and a module namespace that points
+      back at the handler), which Tornado drops itself only at close, in case
+      a template is rendered; no websocket handler of ours renders one;
+    * ``path_args``, ``path_kwargs``, ``open_args``, ``open_kwargs``: the URL's
+      groups, decoded, for ``get`` and ``open``, both called by now."""
+    handler.request = UpgradeSummary(handler.request)  # type: ignore[assignment]
+    handler._headers = SENT_HEADERS
+    handler.ui = None  # type: ignore[assignment]
+    handler.path_args = handler.path_kwargs = None  # type: ignore[assignment]
+    handler.open_args = ()
+    handler.open_kwargs = NO_KWARGS  # type: ignore[assignment]
 
 
 # -- accepting --------------------------------------------------------------

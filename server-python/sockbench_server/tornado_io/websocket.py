@@ -11,12 +11,12 @@ from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProt
 
 from ..protocol import wsframes
 from ..protocol.errors import ReceiverGone, SessionLimitReached, SlowConsumer
-from ..protocol.options import PERMESSAGE_DEFLATE
+from ..protocol.options import PERMESSAGE_DEFLATE, ConnectionInfo
 from ..protocol.service import Service
 from .handlers import connection_info, refuse_session
 from .rfc6455 import StrictProtocol13
 from .shedding import OutputBudget
-from .tornado_private import write_nowait
+from .tornado_private import release_upgrade, write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
 
@@ -150,6 +150,26 @@ class _SockJSWebSocket(WebSocketHandler):
         await self.budget.admit(len(message))
         self.deliver(message)
 
+    #: The transport a session of this handler reports (ConnectionInfo.transport).
+    transport = "websocket"
+
+    def open(self, *args: str, **kwargs: str) -> None:
+        self.set_nodelay(True)
+        self.receiver = receiver_for(self, self.service.options.max_buffer)
+        info = connection_info(self, self.transport)
+        # Nothing reads the upgrade request or its response after this; Tornado would keep both
+        # for the life of the connection (server-python/README.md, "Where the bytes go").
+        release_upgrade(self)
+        try:
+            self.session = self.create_session(info)
+        except SessionLimitReached:
+            self.close(*OVER_BUDGET_CLOSE)
+            return
+        self.session.attach(self.receiver)
+
+    def create_session(self, info: ConnectionInfo) -> Any:
+        raise NotImplementedError
+
     def deliver(self, message: Union[str, bytes]) -> None:
         raise NotImplementedError
 
@@ -241,15 +261,8 @@ class FramedWebSocketHandler(_SockJSWebSocket):
             return None
         return super()._handshake(*args, **kwargs)
 
-    def open(self, *args: str, **kwargs: str) -> None:
-        self.set_nodelay(True)
-        self.receiver = receiver_for(self, self.service.options.max_buffer)
-        try:
-            self.session = self.service.create(None, connection_info(self, "websocket"))
-        except SessionLimitReached:
-            self.close(*OVER_BUDGET_CLOSE)
-            return
-        self.session.attach(self.receiver)
+    def create_session(self, info: ConnectionInfo) -> Any:
+        return self.service.create(None, info)
 
     def deliver(self, message: Union[str, bytes]) -> None:
         text = self._text(message)
@@ -273,15 +286,10 @@ class FramedWebSocketHandler(_SockJSWebSocket):
 
 
 class RawWebSocketHandler(_SockJSWebSocket):
-    def open(self, *args: str, **kwargs: str) -> None:
-        self.set_nodelay(True)
-        self.receiver = receiver_for(self, self.service.options.max_buffer)
-        try:
-            self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
-        except SessionLimitReached:
-            self.close(*OVER_BUDGET_CLOSE)
-            return
-        self.session.attach(self.receiver)
+    transport = "websocket-raw"
+
+    def create_session(self, info: ConnectionInfo) -> Any:
+        return self.service.create_raw(info)
 
     def deliver(self, message: Union[str, bytes]) -> None:
         session = self.session

@@ -1,21 +1,26 @@
-"""What an open websocket session keeps alive on our server besides Tornado's own objects
-(README, "Where the bytes go"): our per-session attributes live in the handler's slots, not in its
-instance __dict__, which CPython 3.11+ keeps as a key-sharing dict only up to 30 keys (Tornado's
-handler holds 27 after the upgrade; two more once made every session carry a 1.6 KB dict of its own);
-and no coroutine of ours sits over Tornado's handshake coroutine or its frame reader, both of which
-run as long as the session does.
+"""What an open websocket session keeps alive on our server (README, "Where the bytes go"): our
+per-session attributes live in the handler's slots, not in its instance __dict__, which CPython 3.11+
+keeps as a key-sharing dict only up to 30 keys (Tornado's handler holds 27 after the upgrade; two more
+once made every session carry a 1.6 KB dict of its own); no coroutine of ours, and not Tornado's
+WebSocketHandler.get, sits over Tornado's handshake coroutine or its frame reader, both of which run as
+long as the session does; nothing of the HTTP upgrade outlives the handshake (the request, its
+headers, its connection objects, the sent response's headers, the template namespace); and the
+stream's write queues hold no deque while nothing waits to be sent.
 
-A real server on this event loop (the application as `python -m sockbench_server` builds it) and a real
-websocket client; the figures in bytes are the benchmark's to measure, not this test's."""
+A real server on this event loop (the application and HTTP server as `python -m sockbench_server` builds
+them) and a real websocket client; the figures in bytes are the benchmark's to measure, not this
+test's."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
 import inspect
+import logging
 import sys
+import weakref
 
 import pytest
-from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.websocket import websocket_connect
 
@@ -23,6 +28,7 @@ from sockbench_server.apps import default_mounts
 from sockbench_server.protocol.codecs import load_codec
 from sockbench_server.protocol.service import Service
 from sockbench_server.protocol.session_budget import SessionBudget
+from sockbench_server.tornado_io.accept import GuardedHTTPServer
 from sockbench_server.tornado_io.router import make_application
 from sockbench_server.tornado_io.shedding import OutputBudget
 from sockbench_server.tornado_io.timers import LoopTimers
@@ -42,11 +48,23 @@ def _live_coroutine_names():
     return {c.__qualname__ for c in gc.get_objects() if inspect.iscoroutine(c)}
 
 
-def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monkeypatch):
+def upgrade_objects(handler):
+    """Weak references to what a handler holds of its HTTP upgrade before it opens, by name."""
+    request = handler.request
+    return {name: weakref.ref(obj) for name, obj in (
+        ("request", request), ("request headers", request.headers),
+        ("HTTP/1 connection", request.connection), ("its server side", request.server_connection),
+        ("response headers", handler._headers),  # Tornado's private name: what the fence releases
+        ("template namespace", handler.ui))}
+
+
+def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monkeypatch, caplog):
     opened = []
+    upgrade = {}
     original_open = FramedWebSocketHandler.open
 
     def spy(self, *args, **kwargs):
+        upgrade.update(upgrade_objects(self))
         original_open(self, *args, **kwargs)
         opened.append(self)
 
@@ -59,7 +77,8 @@ def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monk
                             timers=timers, session_budget=SessionBudget(10))
                     for prefix, cls, opts in default_mounts(25.0)]
         [sock] = bind_sockets(0, "127.0.0.1")
-        server = HTTPServer(make_application(services, OutputBudget()))
+        budget = OutputBudget()
+        server = GuardedHTTPServer(make_application(services, budget), budget=budget)
         server.add_sockets([sock])
         port = sock.getsockname()[1]
         ws = await websocket_connect(f"ws://127.0.0.1:{port}/broadcast/000/footprint/websocket")
@@ -75,6 +94,20 @@ def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monk
             assert "StrictProtocol13.receive_frame" in live, sorted(live)
             # ... and none of ours sits over them.
             assert not WRAPPERS & live, sorted(WRAPPERS & live)
+            gc.collect()
+            kept = sorted(name for name, ref in upgrade.items() if ref() is not None)
+            assert not kept, "kept after the handshake: %s" % kept
+            assert handler.path_args is None and handler.open_args == ()  # the URL's decoded groups
+            stream = handler.ws_connection.stream  # Tornado's private names below: the fence's
+            assert not isinstance(stream._write_futures, collections.deque)
+            assert not isinstance(stream._write_buffer._buffers, collections.deque)
+            # Tornado's error log for a callback that raises still names the session's request.
+            try:
+                raise ValueError("a callback failed")
+            except ValueError:
+                with caplog.at_level(logging.ERROR, logger="tornado.application"):
+                    handler.log_exception(*sys.exc_info())
+            assert "GET /broadcast/000/footprint/websocket (127.0.0.1)" in caplog.text
         finally:
             ws.close()
             server.stop()
