@@ -20,7 +20,9 @@ things this server needs:
 * not hold per connection what an idle one never uses: a stream's two
   write queues (a ``collections.deque`` each, ~760 bytes on CPython 3.11,
   made before the first write), and an open websocket handler's response
-  headers, which Tornado keeps until the connection closes.
+  headers, which Tornado keeps until the connection closes; and not make
+  per connection what every connection of a handler shares: its websocket
+  settings.
 
 Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
 ``tests/server/test_tornado_private.py`` fails if one of them is missing
@@ -33,7 +35,7 @@ import collections
 import logging
 import socket
 import types
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, Optional, Union
 
 from tornado.http1connection import HTTP1Connection
 from tornado.httpserver import HTTPServer
@@ -43,7 +45,7 @@ from tornado.iostream import BaseIOStream, IOStream, StreamClosedError, _StreamB
 from tornado.tcpserver import TCPServer
 from tornado.util import _websocket_mask
 from tornado.web import RequestHandler
-from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
+from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13, _WebSocketParams
 
 #: (owner, name, kind, why). ``kind`` is "attr" for a class attribute or
 #: method, "instance" for an attribute set in ``__init__``, "module" for a
@@ -80,6 +82,9 @@ PRIVATE_NAMES = (
     (WebSocketProtocol13, "_receive_frame", "attr",
      "the frame reader that _receive_frame_loop calls; replaced by "
      "StrictProtocol13.receive_frame"),
+    (None, "tornado.websocket._WebSocketParams", "module",
+     "a websocket connection's settings (pings, message size, compression); Tornado "
+     "makes one per connection, shared_websocket_params one per distinct setting"),
     (WebSocketProtocol13, "_compressor", "instance",
      "the connection's permessage-deflate compressor (None unless negotiated): "
      "its compress() keeps the context Tornado agreed with the client "
@@ -404,6 +409,26 @@ def release_upgrade(handler: WebSocketHandler) -> None:
     handler.path_args = handler.path_kwargs = None  # type: ignore[assignment]
     handler.open_args = ()
     handler.open_kwargs = NO_KWARGS  # type: ignore[assignment]
+
+
+_PARAMS: Dict[Any, _WebSocketParams] = {}
+
+
+def shared_websocket_params(ping_interval: Optional[float], ping_timeout: Optional[float],
+                            max_message_size: int,
+                            compression_options: Optional[Dict[str, Any]]) -> _WebSocketParams:
+    """The settings object of a websocket connection, as ``WebSocketHandler.
+    get_websocket_protocol`` makes it, made once per distinct setting and
+    shared: Tornado only reads it (and passes ``compression_options`` on to
+    each connection's compressors, which only read it too)."""
+    key = (ping_interval, ping_timeout, max_message_size,
+           None if compression_options is None else tuple(sorted(compression_options.items())))
+    params = _PARAMS.get(key)
+    if params is None:
+        params = _PARAMS[key] = _WebSocketParams(
+            ping_interval=ping_interval, ping_timeout=ping_timeout,
+            max_message_size=max_message_size, compression_options=compression_options)
+    return params
 
 
 # -- accepting --------------------------------------------------------------

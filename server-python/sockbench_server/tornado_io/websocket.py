@@ -7,7 +7,7 @@ import logging
 from typing import Any, Awaitable, Dict, Optional, Union
 
 from tornado.iostream import IOStream, StreamClosedError
-from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
+from tornado.websocket import WebSocketHandler, WebSocketProtocol
 
 from ..protocol import wsframes
 from ..protocol.errors import ReceiverGone, SessionLimitReached, SlowConsumer
@@ -16,7 +16,7 @@ from ..protocol.service import Service
 from .handlers import connection_info, refuse_session
 from .rfc6455 import StrictProtocol13
 from .shedding import OutputBudget
-from .tornado_private import release_upgrade, write_nowait
+from .tornado_private import release_upgrade, shared_websocket_params, write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
 
@@ -232,12 +232,13 @@ class _SockJSWebSocket(WebSocketHandler):
         return {} if self.service.options.compression == PERMESSAGE_DEFLATE else None
 
     def get_websocket_protocol(self) -> Optional[WebSocketProtocol]:
-        protocol = super().get_websocket_protocol()
-        if type(protocol) is WebSocketProtocol13:
-            # Same object, stricter frame reader (rfc6455.py). Swapping the
-            # class keeps Tornado's own construction of the protocol.
-            protocol.__class__ = StrictProtocol13
-        return protocol
+        # Tornado 6.5's own, with the stricter frame reader (rfc6455.py) and one settings object
+        # for every connection with the same settings instead of one each.
+        if self.request.headers.get("Sec-WebSocket-Version") not in ("7", "8", "13"):
+            return None
+        params = shared_websocket_params(self.ping_interval, self.ping_timeout,
+                                         self.max_message_size, self.get_compression_options())
+        return StrictProtocol13(self, False, params)
 
     def _text(self, message: Union[str, bytes]) -> Optional[str]:
         if isinstance(message, bytes):

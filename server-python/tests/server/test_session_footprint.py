@@ -58,13 +58,13 @@ def upgrade_objects(handler):
         ("template namespace", handler.ui))}
 
 
-def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monkeypatch, caplog):
+def test_an_open_session_keeps_only_what_it_uses(monkeypatch, caplog):
     opened = []
-    upgrade = {}
+    upgrade = []
     original_open = FramedWebSocketHandler.open
 
     def spy(self, *args, **kwargs):
-        upgrade.update(upgrade_objects(self))
+        upgrade.append(upgrade_objects(self))
         original_open(self, *args, **kwargs)
         opened.append(self)
 
@@ -80,24 +80,29 @@ def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monk
         budget = OutputBudget()
         server = GuardedHTTPServer(make_application(services, budget), budget=budget)
         server.add_sockets([sock])
+        url = "ws://127.0.0.1:%d/broadcast/000/%s/websocket"
         port = sock.getsockname()[1]
-        ws = await websocket_connect(f"ws://127.0.0.1:{port}/broadcast/000/footprint/websocket")
+        clients = [await websocket_connect(url % (port, name)) for name in ("footprint", "second")]
         try:
-            assert await asyncio.wait_for(ws.read_message(), 5) == "o"
-            [handler] = opened
+            for ws in clients:
+                assert await asyncio.wait_for(ws.read_message(), 5) == "o"
+            handler, second = opened
             assert handler.session is not None and handler.receiver is not None
             assert not OURS_PER_SESSION & set(vars(handler)), sorted(vars(handler))
             if sys.implementation.name == "cpython":
                 assert len(vars(handler)) <= SHARED_KEYS_MAX, sorted(vars(handler))
             live = _live_coroutine_names()
-            # The session is really being served by coroutines (Tornado's get, our frame reader) ...
+            # The session is really being served by coroutines (Tornado's handshake, our frame
+            # reader) ...
             assert "StrictProtocol13.receive_frame" in live, sorted(live)
             # ... and none of ours sits over them.
             assert not WRAPPERS & live, sorted(WRAPPERS & live)
             gc.collect()
-            kept = sorted(name for name, ref in upgrade.items() if ref() is not None)
+            kept = sorted({name for refs in upgrade for name, ref in refs.items() if ref() is not None})
             assert not kept, "kept after the handshake: %s" % kept
             assert handler.path_args is None and handler.open_args == ()  # the URL's decoded groups
+            # One websocket settings object for every connection with the same settings.
+            assert handler.ws_connection.params is second.ws_connection.params
             stream = handler.ws_connection.stream  # Tornado's private names below: the fence's
             assert not isinstance(stream._write_futures, collections.deque)
             assert not isinstance(stream._write_buffer._buffers, collections.deque)
@@ -109,7 +114,8 @@ def test_an_open_session_keeps_our_state_in_slots_and_no_wrapper_coroutines(monk
                     handler.log_exception(*sys.exc_info())
             assert "GET /broadcast/000/footprint/websocket (127.0.0.1)" in caplog.text
         finally:
-            ws.close()
+            for ws in clients:
+                ws.close()
             server.stop()
             await asyncio.sleep(0.05)
 
