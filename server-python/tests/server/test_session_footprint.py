@@ -1,15 +1,15 @@
 """What an open websocket session keeps alive on our server (README, "Where the bytes go"): our
 per-session attributes live in the handler's slots, not in its instance __dict__, which CPython 3.11+
 keeps as a key-sharing dict only up to 30 keys (Tornado's handler holds 27 after the upgrade; two more
-once made every session carry a 1.6 KB dict of its own); no coroutine of ours, and not Tornado's
-WebSocketHandler.get, sits over Tornado's handshake coroutine or its frame reader, both of which run as
-long as the session does; nothing of the HTTP upgrade outlives the handshake (the request, its
-headers, its connection objects, the sent response's headers, the template namespace); and the
-stream's write queues hold no deque while nothing waits to be sent.
+once made every session carry a 1.6 KB dict of its own); the frame reader runs in a Task of its own,
+with no coroutine over it: neither Tornado's handshake coroutines nor one of ours stays alive with it;
+nothing of the HTTP upgrade outlives the handshake (the request, its headers, its connection objects,
+the sent response's headers, the template namespace, the URL's decoded groups); every connection
+shares one websocket settings object; and the stream's write queues hold no deque while nothing
+waits to be sent.
 
-A real server on this event loop (the application and HTTP server as `python -m sockbench_server` builds
-them) and a real websocket client; the figures in bytes are the benchmark's to measure, not this
-test's."""
+A real server on this event loop (inprocess_server.py) and a real websocket client; the figures in
+bytes are the benchmark's to measure, not this test's."""
 from __future__ import annotations
 
 import asyncio
@@ -21,17 +21,9 @@ import sys
 import weakref
 
 import pytest
-from tornado.netutil import bind_sockets
 from tornado.websocket import websocket_connect
 
-from sockbench_server.apps import default_mounts
-from sockbench_server.protocol.codecs import load_codec
-from sockbench_server.protocol.service import Service
-from sockbench_server.protocol.session_budget import SessionBudget
-from sockbench_server.tornado_io.accept import GuardedHTTPServer
-from sockbench_server.tornado_io.router import make_application
-from sockbench_server.tornado_io.shedding import OutputBudget
-from sockbench_server.tornado_io.timers import LoopTimers
+from inprocess_server import running_server
 from sockbench_server.tornado_io.websocket import FramedWebSocketHandler
 
 OURS_PER_SESSION = {"service", "budget", "session", "receiver"}
@@ -42,9 +34,15 @@ SHARED_KEYS_MAX = 30
 #: the frame reader's read of the next frame head, where an idle session waits.
 WRAPPERS = {"_SockJSWebSocket.get", "_SockJSWebSocket._handshake", "FramedWebSocketHandler._handshake",
             "FencedProtocol13._receive_frame", "WebSocketHandler.get", "StrictProtocol13._read_exactly"}
+#: Tornado's handshake coroutines, which awaited the frame reader as long as the connection was read;
+#: the frame reader runs in a Task of its own (FencedProtocol13.read_frames). (The test's client is
+#: Tornado's too: its own frame loop is WebSocketProtocol13's, not named here.)
+HANDSHAKE = {"RequestHandler._execute", "WebSocketProtocol13.accept_connection",
+             "WebSocketProtocol13._accept_connection", "FencedProtocol13._receive_frame_loop"}
 
 
 def _live_coroutine_names():
+    gc.collect()  # PyPy lists objects no longer reachable until they are collected
     return {c.__qualname__ for c in gc.get_objects() if inspect.iscoroutine(c)}
 
 
@@ -71,53 +69,44 @@ def test_an_open_session_keeps_only_what_it_uses(monkeypatch, caplog):
     monkeypatch.setattr(FramedWebSocketHandler, "open", spy)
 
     async def scenario():
-        loop = asyncio.get_running_loop()
-        timers = LoopTimers(loop)
-        services = [Service(prefix, connection_class=cls, options=opts, codec=load_codec("json"),
-                            timers=timers, session_budget=SessionBudget(10))
-                    for prefix, cls, opts in default_mounts(25.0)]
-        [sock] = bind_sockets(0, "127.0.0.1")
-        budget = OutputBudget()
-        server = GuardedHTTPServer(make_application(services, budget), budget=budget)
-        server.add_sockets([sock])
-        url = "ws://127.0.0.1:%d/broadcast/000/%s/websocket"
-        port = sock.getsockname()[1]
-        clients = [await websocket_connect(url % (port, name)) for name in ("footprint", "second")]
-        try:
-            for ws in clients:
-                assert await asyncio.wait_for(ws.read_message(), 5) == "o"
-            handler, second = opened
-            assert handler.session is not None and handler.receiver is not None
-            assert not OURS_PER_SESSION & set(vars(handler)), sorted(vars(handler))
-            if sys.implementation.name == "cpython":
-                assert len(vars(handler)) <= SHARED_KEYS_MAX, sorted(vars(handler))
-            live = _live_coroutine_names()
-            # The session is really being served by coroutines (Tornado's handshake, our frame
-            # reader) ...
-            assert "StrictProtocol13.receive_frame" in live, sorted(live)
-            # ... and none of ours sits over them.
-            assert not WRAPPERS & live, sorted(WRAPPERS & live)
-            gc.collect()
-            kept = sorted({name for refs in upgrade for name, ref in refs.items() if ref() is not None})
-            assert not kept, "kept after the handshake: %s" % kept
-            assert handler.path_args is None and handler.open_args == ()  # the URL's decoded groups
-            # One websocket settings object for every connection with the same settings.
-            assert handler.ws_connection.params is second.ws_connection.params
-            stream = handler.ws_connection.stream  # Tornado's private names below: the fence's
-            assert not isinstance(stream._write_futures, collections.deque)
-            assert not isinstance(stream._write_buffer._buffers, collections.deque)
-            # Tornado's error log for a callback that raises still names the session's request.
+        async with running_server() as (port, _):
+            url = "ws://127.0.0.1:%d/broadcast/000/%s/websocket"
+            clients = [await websocket_connect(url % (port, name)) for name in ("footprint", "second")]
             try:
-                raise ValueError("a callback failed")
-            except ValueError:
-                with caplog.at_level(logging.ERROR, logger="tornado.application"):
-                    handler.log_exception(*sys.exc_info())
-            assert "GET /broadcast/000/footprint/websocket (127.0.0.1)" in caplog.text
-        finally:
-            for ws in clients:
-                ws.close()
-            server.stop()
-            await asyncio.sleep(0.05)
+                for ws in clients:
+                    assert await asyncio.wait_for(ws.read_message(), 5) == "o"
+                handler, second = opened
+                assert handler.session is not None and handler.receiver is not None
+                assert not OURS_PER_SESSION & set(vars(handler)), sorted(vars(handler))
+                if sys.implementation.name == "cpython":
+                    assert len(vars(handler)) <= SHARED_KEYS_MAX, sorted(vars(handler))
+                live = _live_coroutine_names()
+                # The session is really being read by our frame reader in its own Task ...
+                reader = {"FencedProtocol13.read_frames", "StrictProtocol13.receive_frame"}
+                assert reader <= live, sorted(live)
+                # ... with no coroutine over it, and the handshake's are done.
+                assert not WRAPPERS & live, sorted(WRAPPERS & live)
+                assert not HANDSHAKE & live, sorted(HANDSHAKE & live)
+                gc.collect()
+                kept = sorted({name for refs in upgrade for name, ref in refs.items()
+                               if ref() is not None})
+                assert not kept, "kept after the handshake: %s" % kept
+                assert handler.path_args is None and handler.open_args == ()  # the URL's decoded groups
+                # One websocket settings object for every connection with the same settings.
+                assert handler.ws_connection.params is second.ws_connection.params
+                stream = handler.ws_connection.stream  # Tornado's private names below: the fence's
+                assert not isinstance(stream._write_futures, collections.deque)
+                assert not isinstance(stream._write_buffer._buffers, collections.deque)
+                # Tornado's error log for a callback that raises still names the session's request.
+                try:
+                    raise ValueError("a callback failed")
+                except ValueError:
+                    with caplog.at_level(logging.ERROR, logger="tornado.application"):
+                        handler.log_exception(*sys.exc_info())
+                assert "GET /broadcast/000/footprint/websocket (127.0.0.1)" in caplog.text
+            finally:
+                for ws in clients:
+                    ws.close()
 
     asyncio.run(scenario())
 

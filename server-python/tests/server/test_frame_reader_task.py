@@ -1,0 +1,34 @@
+"""The websocket frame reader runs in a Task of its own (tornado_private.FencedProtocol13.read_frames,
+README "Where the bytes go"), no longer under Tornado's handshake coroutines, which handled what
+escaped it. A frame reader that fails unexpectedly is logged as Tornado logged it (the request
+handler's "Uncaught exception" with the request's summary) and now also ends its session, where
+Tornado left the connection open and unread."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from tornado.websocket import websocket_connect
+
+from inprocess_server import running_server
+from sockbench_server.tornado_io.rfc6455 import StrictProtocol13
+
+
+def test_an_unexpected_error_in_the_frame_reader_is_logged_and_ends_the_session(monkeypatch, caplog):
+    async def broken(self):
+        raise RuntimeError("a bug in the frame reader")
+
+    async def scenario():
+        async with running_server() as (port, services):
+            ws = await websocket_connect("ws://127.0.0.1:%d/broadcast/000/broken/websocket" % port)
+            assert await asyncio.wait_for(ws.read_message(), 5) == "o"
+            monkeypatch.setattr(StrictProtocol13, "receive_frame", broken)
+            ws.write_message('["wake the reader"]')  # it is waiting for a frame head
+            # The server drops the connection: the client reads None.
+            assert await asyncio.wait_for(ws.read_message(), 5) is None
+            assert not services["/broadcast"].live
+
+    with caplog.at_level(logging.ERROR, logger="tornado.application"):
+        asyncio.run(scenario())
+    assert "Uncaught exception GET /broadcast/000/broken/websocket (127.0.0.1)" in caplog.text
+    assert "a bug in the frame reader" in caplog.text
