@@ -1,12 +1,15 @@
-"""What an open websocket session keeps alive on our server (README, "Where the bytes go"): our
-per-session attributes live in the handler's slots, not in its instance __dict__, which CPython 3.11+
-keeps as a key-sharing dict only up to 30 keys (Tornado's handler holds 27 after the upgrade; two more
-once made every session carry a 1.6 KB dict of its own); the frame reader runs in a Task of its own,
-with no coroutine over it: neither Tornado's handshake coroutines nor one of ours stays alive with it;
-nothing of the HTTP upgrade outlives the handshake (the request, its headers, its connection objects,
-the sent response's headers, the template namespace, the URL's decoded groups); every connection
-shares one websocket settings object; and the stream's write queues hold no deque while nothing
-waits to be sent.
+"""What an open websocket session keeps alive on our server (README, "Where the bytes go"):
+
+* our per-session attributes live in the handler's slots, not in its instance __dict__, which
+  CPython 3.11+ keeps as a key-sharing dict only up to 30 keys (Tornado's handler holds 27 after the
+  upgrade; two more once made every session carry a 1.6 KB dict of its own); the frame reader's
+  message state likewise, beside the 27 keys of Tornado's websocket protocol;
+* the frame reader runs in a Task of its own, with no coroutine over it: neither Tornado's handshake
+  coroutines nor one of ours stays alive with it;
+* nothing of the HTTP upgrade outlives the handshake (the request, its headers, its connection
+  objects, the sent response's headers, the template namespace, the URL's decoded groups);
+* every connection shares one websocket settings object;
+* the stream's write queues hold no deque while nothing waits to be sent.
 
 A real server on this event loop (inprocess_server.py) and a real websocket client; the figures in
 bytes are the benchmark's to measure, not this test's."""
@@ -97,6 +100,14 @@ def test_an_open_session_keeps_only_what_it_uses(monkeypatch, caplog):
                 stream = handler.ws_connection.stream  # Tornado's private names below: the fence's
                 assert not isinstance(stream._write_futures, collections.deque)
                 assert not isinstance(stream._write_buffer._buffers, collections.deque)
+                # A session that received a message keeps its protocol's dict key-shared too: the
+                # frame reader's message state lives in slots.
+                await clients[0].write_message('["hello"]')
+                for ws in clients:
+                    assert await asyncio.wait_for(ws.read_message(), 5) == 'a["hello"]'
+                if sys.implementation.name == "cpython":
+                    protocol = vars(handler.ws_connection)
+                    assert len(protocol) <= SHARED_KEYS_MAX, sorted(protocol)
                 # Tornado's error log for a callback that raises still names the session's request.
                 try:
                     raise ValueError("a callback failed")
