@@ -404,7 +404,7 @@ class UpgradeSummary:
     __slots__ = ("method", "uri", "remote_ip")
 
     def __init__(self, request: HTTPServerRequest):
-        self.method = request.method
+        self.method = sys.intern(request.method)  # "GET": one string for all, not one each
         self.uri = request.uri
         self.remote_ip = request.remote_ip
 
