@@ -80,8 +80,8 @@ class StrictProtocol13(FencedProtocol13):
         self._message_compressed = False
 
     def _read_exactly(self, n: int) -> Awaitable[bytes]:
-        # Not a coroutine: receive_frame awaits the stream's Future itself. An idle session waits
-        # here between frames, so a coroutine would keep one more frame alive per session.
+        # Not a coroutine: receive_frame awaits the stream's Future itself, with no frame of a
+        # coroutine more alive while it waits.
         return self.stream.read_bytes(n)
 
     def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:
@@ -99,8 +99,9 @@ class StrictProtocol13(FencedProtocol13):
         self._text_decoder = self._text_parts = None
         self.close(code, reason)
 
-    async def receive_frame(self) -> None:
-        head = await self._read_exactly(2)
+    async def receive_frame(self, head: bytes) -> None:
+        """The rest of the frame that starts with ``head`` (its first two bytes,
+        read by FencedProtocol13.read_frames)."""
         fin = head[0] & 0x80
         reserved = head[0] & 0x70
         opcode = head[0] & 0x0F
