@@ -64,7 +64,7 @@ PRIVATE_NAMES = (
      "keeps large ones by reference)"),
     (BaseIOStream, "_write_futures", "instance",
      "the Futures of write() calls waiting for their bytes to be sent (a deque Tornado "
-     "makes per stream); replaced by a WriteFutures list that costs nothing while empty"),
+     "makes per stream); replaced by WriteFutures, which makes its deque at the first"),
     (_StreamBuffer, "_buffers", "instance",
      "the chunks of a _StreamBuffer (a deque made in its __init__); LazyStreamBuffer "
      "makes it at the first append and drops it once drained"),
@@ -161,9 +161,10 @@ def write_nowait(stream: IOStream, data: bytes) -> int:
 
 # -- write queues that cost nothing until used -------------------------------
 
-#: What LazyStreamBuffer holds instead of a deque while nothing is queued: Tornado's
-#: _StreamBuffer reads its chunks only while its size is > 0 (peek() of an empty
-#: one takes the IndexError path, advance() loops while the chunks are truthy).
+#: What LazyStreamBuffer and WriteFutures hold instead of a deque while nothing is
+#: queued: Tornado's _StreamBuffer reads its chunks only while its size is > 0
+#: (peek() of an empty one takes the IndexError path, advance() loops while the
+#: chunks are truthy).
 NO_CHUNKS: tuple = ()
 
 
@@ -188,17 +189,43 @@ class LazyStreamBuffer(_StreamBuffer):
             self._buffers = NO_CHUNKS
 
 
-class WriteFutures(list):
-    """The Futures of a stream's write() calls, oldest first, as the list Tornado's
-    deque was: Tornado appends, reads [0], pops from the left, iterates and
-    clears. An empty list holds no item storage; a deque always holds a
-    block of 64 slots. Rarely more than a few Futures wait at once (only
-    write() makes them; the broadcast path writes without one)."""
+class WriteFutures:
+    """The Futures of a stream's write() calls, oldest first, in a deque made
+    at the first one and dropped once none waits: Tornado's own deque for
+    them is made per stream and holds a block of 64 slots even empty. Tornado
+    appends, reads [0], pops from the left, tests truth, iterates and clears;
+    only write() makes Futures (the broadcast path writes without one)."""
 
-    __slots__ = ()
+    __slots__ = ("waiting",)
+
+    def __init__(self) -> None:
+        self.waiting: Optional[collections.deque] = None
+
+    def append(self, item: Any) -> None:
+        if self.waiting is None:
+            self.waiting = collections.deque()
+        self.waiting.append(item)
 
     def popleft(self) -> Any:
-        return self.pop(0)
+        waiting = self.waiting
+        if waiting is None:
+            raise IndexError("pop from an empty WriteFutures")
+        item = waiting.popleft()
+        if not waiting:
+            self.waiting = None
+        return item
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.waiting or NO_CHUNKS)[index]
+
+    def __len__(self) -> int:
+        return len(self.waiting) if self.waiting is not None else 0
+
+    def __iter__(self) -> Any:
+        return iter(self.waiting or NO_CHUNKS)
+
+    def clear(self) -> None:
+        self.waiting = None
 
 
 def lazy_write_queues(stream: BaseIOStream) -> None:

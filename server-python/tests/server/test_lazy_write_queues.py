@@ -32,11 +32,17 @@ def test_the_buffer_makes_its_deque_at_the_first_append_and_drops_it_once_draine
     assert bytes(buf.peek(100)) == b"again"
 
 
-def test_write_futures_pop_from_the_left():
+def test_write_futures_make_their_deque_at_the_first_and_drop_it_once_none_waits():
     futures = WriteFutures()
+    assert futures.waiting is None and not futures and list(futures) == []
     futures.append((1, "a"))
     futures.append((2, "b"))
-    assert futures[0] == (1, "a") and futures.popleft() == (1, "a") and list(futures) == [(2, "b")]
+    assert futures and len(futures) == 2 and futures[0] == (1, "a")
+    assert futures.popleft() == (1, "a") and list(futures) == [(2, "b")]
+    assert futures.popleft() == (2, "b") and futures.waiting is None
+    futures.append((3, "c"))
+    futures.clear()
+    assert futures.waiting is None and not futures
 
 
 def test_a_stream_with_lazy_queues_writes_resolves_its_futures_and_closes():
@@ -57,7 +63,8 @@ def test_a_stream_with_lazy_queues_writes_resolves_its_futures_and_closes():
             got += await loop.sock_recv(right, 1 << 16)
         await asyncio.wait_for(done, 5)
         assert bytes(got) == payload
-        assert not stream._write_futures and stream._write_buffer._buffers is NO_CHUNKS
+        assert stream._write_futures.waiting is None
+        assert stream._write_buffer._buffers is NO_CHUNKS
         pending = stream.write(b"z")
         stream.close()
         await asyncio.sleep(0)
