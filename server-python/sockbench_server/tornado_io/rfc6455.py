@@ -80,8 +80,8 @@ class StrictProtocol13(FencedProtocol13):
         self._message_compressed = False
 
     def _read_exactly(self, n: int) -> Awaitable[bytes]:
-        # Not a coroutine: receive_frame awaits the stream's Future itself, with no frame of a
-        # coroutine more alive while it waits.
+        # Not a coroutine: receive_frame awaits the stream's Future directly; a coroutine here
+        # would be one more frame alive while the rest of a frame is awaited.
         return self.stream.read_bytes(n)
 
     def close(self, code: Optional[int] = None, reason: Optional[str] = None) -> None:

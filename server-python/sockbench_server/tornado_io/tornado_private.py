@@ -9,7 +9,8 @@ things this server needs:
 * stop reading from a client socket while the process is over its output
   budget, and start again;
 * replace the websocket frame reader (``rfc6455.StrictProtocol13``) while
-  keeping Tornado's handshake, writing and closing handshake;
+  keeping Tornado's handshake, writing and closing handshake, and run it in
+  a Task of its own rather than under the handshake's coroutines;
 * accept connections with our own loop (``accept.AcceptLoop``);
 * compress a message with the permessage-deflate context Tornado negotiated
   for a connection, for our own frame writer, and inflate a compressed
