@@ -1,6 +1,6 @@
 """The fence: every private Tornado name this server uses, and only here.
 
-Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do six
+Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do seven
 things this server needs:
 
 * count a stream's unsent bytes (for the per-session and process-wide
