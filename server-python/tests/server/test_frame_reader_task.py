@@ -1,5 +1,5 @@
-"""The websocket frame reader runs in a Task of its own (tornado_private.FencedProtocol13.read_frames,
-README "Where the bytes go"), no longer under Tornado's handshake coroutines, which handled what
+"""The websocket frame reader runs in a Task of its own (FencedProtocol13.read_frames in
+tornado_private.py, README "Where the bytes go"), no longer under Tornado's handshake coroutines, which handled what
 escaped it. A frame reader that fails unexpectedly is logged as Tornado logged it (the request
 handler's "Uncaught exception" with the request's summary) and now also ends its session, where
 Tornado left the connection open and unread."""
@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 
 from tornado.websocket import websocket_connect
 
-from inprocess_server import running_server
 from sockbench_server.tornado_io.rfc6455 import StrictProtocol13
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+from inprocess_server import running_server  # noqa: E402
 
-def test_an_unexpected_error_in_the_frame_reader_is_logged_and_ends_the_session(monkeypatch, caplog):
+
+def test_an_unexpected_error_in_the_frame_reader_is_logged_and_ends_the_session(monkeypatch,
+                                                                                caplog):
     async def broken(self, head):
         raise RuntimeError("a bug in the frame reader")
 

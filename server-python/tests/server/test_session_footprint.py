@@ -11,7 +11,7 @@
 * every connection shares one websocket settings object;
 * the stream's write queues hold no deque while nothing waits to be sent.
 
-A real server on this event loop (inprocess_server.py) and a real websocket client; the figures in
+A real server on this event loop (tools/inprocess_server.py) and a real websocket client; the figures in
 bytes are the benchmark's to measure, not this test's."""
 from __future__ import annotations
 
@@ -20,14 +20,17 @@ import collections
 import gc
 import inspect
 import logging
+import os
 import sys
 import weakref
 
 import pytest
 from tornado.websocket import websocket_connect
 
-from inprocess_server import running_server
 from sockbench_server.tornado_io.websocket import FramedWebSocketHandler
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+from inprocess_server import running_server  # noqa: E402
 
 OURS_PER_SESSION = {"service", "budget", "session", "receiver"}
 #: CPython's limit on a key-sharing instance dict (SHARED_KEYS_MAX_SIZE in Objects/dictobject.c).

@@ -1,6 +1,6 @@
 """A real server on the running event loop, built as `python -m sockbench_server` builds it (the
-default mounts, the application, GuardedHTTPServer with its output budget), for tests that look at
-the server's own objects."""
+default mounts, the application, GuardedHTTPServer with its output budget), for what looks at the
+server's own objects: object_census.py and tests/server (test_session_footprint.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -20,11 +20,11 @@ from sockbench_server.tornado_io.timers import LoopTimers
 
 
 @contextlib.asynccontextmanager
-async def running_server() -> AsyncIterator[Tuple[int, Dict[str, Service]]]:
+async def running_server(max_sessions: int = 10) -> AsyncIterator[Tuple[int, Dict[str, Service]]]:
     """(port, services by prefix) of a server listening on 127.0.0.1 until the block ends."""
     timers = LoopTimers(asyncio.get_running_loop())
     services = [Service(prefix, connection_class=cls, options=opts, codec=load_codec("json"),
-                        timers=timers, session_budget=SessionBudget(10))
+                        timers=timers, session_budget=SessionBudget(max_sessions))
                 for prefix, cls, opts in default_mounts(25.0)]
     [sock] = bind_sockets(0, "127.0.0.1")
     budget = OutputBudget()
