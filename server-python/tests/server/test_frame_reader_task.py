@@ -1,8 +1,8 @@
 """The websocket frame reader runs in a Task of its own (FencedProtocol13.read_frames in
-tornado_private.py, README "Where the bytes go"), no longer under Tornado's handshake coroutines, which handled what
-escaped it. A frame reader that fails unexpectedly is logged as Tornado logged it (the request
-handler's "Uncaught exception" with the request's summary) and now also ends its session, where
-Tornado left the connection open and unread."""
+tornado_private.py, README "Where the bytes go"), no longer under Tornado's handshake coroutines,
+which handled what escaped it. A frame reader that fails unexpectedly is logged as Tornado logged
+it (the request handler's "Uncaught exception" with the request's summary) and now also ends its
+session, where Tornado left the connection open and unread."""
 from __future__ import annotations
 
 import asyncio
