@@ -153,7 +153,7 @@ def traced_run(server_argv: List[str], sessions: int, directory: str) -> dict:
     return r
 
 
-def report(sessions: int, untraced: dict, traced: dict) -> str:
+def report(sessions: int, untraced: dict, traced: dict, top: int = 15) -> str:
     before = tracemalloc.Snapshot.load(traced["path_1"])
     after = tracemalloc.Snapshot.load(traced["path_2"])
     site, package, ours = (difference(b, a) for b, a in zip(totals(before), totals(after)))
@@ -175,8 +175,8 @@ def report(sessions: int, untraced: dict, traced: dict) -> str:
            "resident (over 100 %%). The traced run's RSS is not comparable: tracing "
            "adds %s bytes a session of its own." % (
                100.0 * heap / rss if rss > 0 else 0.0, "{:,.0f}".format(own / sessions))]
-    top_sites = sorted(site.items(), key=lambda kv: -kv[1][0])[:15]
-    out.append(table("Top 15 allocation sites (the newest frame of each allocation)", "site",
+    top_sites = sorted(site.items(), key=lambda kv: -kv[1][0])[:top]
+    out.append(table("Top %d allocation sites (the newest frame of each allocation)" % top, "site",
                      ((k, s, c) for k, (s, c) in top_sites), sessions, heap))
     by_package = dict(package)
     for name in NAMED_PACKAGES:
@@ -203,6 +203,9 @@ def main(argv=None) -> int:
                         "--heap-snapshots DIR are added; default: %(default)s)")
     p.add_argument("--sessions", type=int, default=10000, metavar="N",
                    help="idle websocket sessions to open, 1-15000 (default: 10000)")
+    p.add_argument("--top", type=int, default=15, metavar="K",
+                   help="allocation sites to list, largest first (default: %(default)s; more when "
+                        "looking for what to cut next)")
     args = p.parse_args(argv)
     if not 1 <= args.sessions <= 15000:
         p.error("--sessions must be 1-15000")
@@ -211,7 +214,7 @@ def main(argv=None) -> int:
     untraced = measure(server_argv, "websocket", args.sessions)
     with tempfile.TemporaryDirectory(prefix="heap-breakdown-") as directory:
         traced = traced_run(server_argv, args.sessions, directory)
-        print(report(args.sessions, untraced, traced))
+        print(report(args.sessions, untraced, traced, args.top))
     print("\nRSS %.1f -> %.1f MiB untraced, %.1f -> %.1f MiB traced"
           % (untraced["before"] / MiB, untraced["after"] / MiB, traced["rss_1"] / MiB,
              traced["rss_2"] / MiB))

@@ -1,6 +1,6 @@
 """The fence: every private Tornado name this server uses, and only here.
 
-Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do six
+Tornado (pinned to 6.5.10 in constraints.txt) has no public way to do seven
 things this server needs:
 
 * count a stream's unsent bytes (for the per-session and process-wide
@@ -10,14 +10,21 @@ things this server needs:
   budget, and start again;
 * replace the websocket frame reader (``rfc6455.StrictProtocol13``: one
   future per socket read instead of one per frame field) while keeping
-  Tornado's handshake, writing and closing handshake;
+  Tornado's handshake, writing and closing handshake, and run it in a Task
+  of its own rather than under the handshake's coroutines;
 * accept connections with our own loop (``accept.AcceptLoop``);
 * compress a message with the permessage-deflate context Tornado negotiated
   for a connection, for our own frame writer, and inflate a compressed
   message for our own frame reader (``--compression``, docs/compression.md);
 * tell a malformed chunked request body apart from a real crash in its
   log: Tornado 6.5.10 checks the CRLF after a chunk's data with ``assert``
-  and logs the AssertionError as "Uncaught exception" with a traceback.
+  and logs the AssertionError as "Uncaught exception" with a traceback;
+* not hold per connection what an idle one never uses: a stream's two
+  write queues (a ``collections.deque`` each, ~760 bytes on CPython 3.11,
+  made before the first write), and an open websocket handler's response
+  headers, which Tornado keeps until the connection closes; and not make
+  per connection what every connection of a handler shares: its websocket
+  settings.
 
 Each private name is listed in :data:`PRIVATE_NAMES` with why it is used;
 ``tests/server/test_tornado_private.py`` fails if one of them is missing
@@ -26,18 +33,25 @@ Everything else in ``tornado_io`` uses only the public names below.
 """
 from __future__ import annotations
 
+import asyncio
+import collections
 import inspect
 import logging
 import socket
-from typing import Any, Awaitable, Callable, Optional, Union
+import sys
+import types
+from typing import Any, Callable, Dict, Optional, Union
 
 from tornado.http1connection import HTTP1Connection
 from tornado.httpserver import HTTPServer
+from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from tornado.iostream import BaseIOStream, IOStream, StreamClosedError, _StreamBuffer
+from tornado.log import gen_log
 from tornado.tcpserver import TCPServer
 from tornado.util import _websocket_mask
-from tornado.websocket import WebSocketProtocol, WebSocketProtocol13
+from tornado.web import RequestHandler
+from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13, _WebSocketParams
 
 #: (owner, name, kind, why). ``kind`` is "attr" for a class attribute or
 #: method, "instance" for an attribute set in ``__init__``, "module" for a
@@ -51,6 +65,12 @@ PRIVATE_NAMES = (
     (_StreamBuffer, "append", "attr",
      "queue bytes behind what the socket did not take (copies small chunks, "
      "keeps large ones by reference)"),
+    (BaseIOStream, "_write_futures", "instance",
+     "the Futures of write() calls waiting for their bytes to be sent (a deque Tornado "
+     "makes per stream); replaced by WriteFutures, which makes its deque at the first"),
+    (_StreamBuffer, "_buffers", "instance",
+     "the chunks of a _StreamBuffer (a deque made in its __init__); LazyStreamBuffer "
+     "makes it at the first append and drops it once drained"),
     (BaseIOStream, "_total_write_index", "instance",
      "bytes ever queued: advanced when we queue bytes without write() so "
      "that the Futures of later write() calls still resolve at their byte"),
@@ -65,10 +85,13 @@ PRIVATE_NAMES = (
     (BaseIOStream, "_handle_write", "attr",
      "drains the write buffer; overridden to keep the process-wide count of "
      "unsent bytes exact"),
-    (WebSocketProtocol13, "_receive_frame", "attr",
-     "the frame reader that _receive_frame_loop awaits while the client has "
-     "not closed; replaced by StrictProtocol13.receive_frames, which reads "
-     "until then"),
+    (WebSocketProtocol13, "_receive_frame_loop", "attr",
+     "the frame loop Tornado's handshake awaits after open(); replaced by one that "
+     "starts read_frames (calling StrictProtocol13.receive_frames) in a Task of its "
+     "own, so that the handshake's coroutines and their Task end once it is open"),
+    (None, "tornado.websocket._WebSocketParams", "module",
+     "a websocket connection's settings (pings, message size, compression); Tornado "
+     "makes one per connection, shared_websocket_params one per distinct setting"),
     (WebSocketProtocol13, "_compressor", "instance",
      "the connection's permessage-deflate compressor (None unless negotiated): "
      "its compress() keeps the context Tornado agreed with the client "
@@ -86,6 +109,9 @@ PRIVATE_NAMES = (
     (None, "tornado.util._websocket_mask", "module",
      "unmask a client frame payload with Tornado's C speedup when it is built "
      "(its pure-Python fallback loops over the bytes: not used)"),
+    (RequestHandler, "_headers", "instance",
+     "a handler's response headers; an open websocket's were sent with its 101, and "
+     "release_upgrade points them at one shared, empty, unwritable set"),
     (TCPServer, "_sockets", "instance",
      "listening sockets by fd; stop() closes them"),
     (TCPServer, "_handlers", "instance",
@@ -135,6 +161,82 @@ def write_nowait(stream: IOStream, data: bytes) -> int:
     if stream.__class__ is AccountedIOStream:
         stream.recount()  # type: ignore[attr-defined]
     return len(buf)
+
+
+# -- write queues that cost nothing until used -------------------------------
+
+#: What LazyStreamBuffer and WriteFutures hold instead of a deque while nothing is
+#: queued: Tornado's _StreamBuffer reads its chunks only while its size is > 0
+#: (peek() of an empty one takes the IndexError path, advance() loops while the
+#: chunks are truthy).
+NO_CHUNKS: tuple = ()
+
+
+class LazyStreamBuffer(_StreamBuffer):
+    """Tornado's write buffer, with its deque of chunks made at the first append
+    and dropped again once everything queued was sent: an idle connection (most
+    of an idle websocket's life, and every write that the socket takes at once,
+    ``write_nowait``) holds none."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._buffers = NO_CHUNKS
+
+    def append(self, data: Union[bytes, bytearray, memoryview]) -> None:
+        if self._buffers is NO_CHUNKS:
+            self._buffers = collections.deque()
+        super().append(data)
+
+    def advance(self, size: int) -> None:
+        super().advance(size)
+        if not len(self):
+            self._buffers = NO_CHUNKS
+
+
+class WriteFutures:
+    """The Futures of a stream's write() calls, oldest first, in a deque made
+    at the first one and dropped once none waits: Tornado's own deque for
+    them is made per stream and holds a block of 64 slots even empty. Tornado
+    appends, reads [0], pops from the left, tests truth, iterates and clears;
+    only write() makes Futures (the broadcast path writes without one)."""
+
+    __slots__ = ("waiting",)
+
+    def __init__(self) -> None:
+        self.waiting: Optional[collections.deque] = None
+
+    def append(self, item: Any) -> None:
+        if self.waiting is None:
+            self.waiting = collections.deque()
+        self.waiting.append(item)
+
+    def popleft(self) -> Any:
+        waiting = self.waiting
+        if waiting is None:
+            raise IndexError("pop from an empty WriteFutures")
+        item = waiting.popleft()
+        if not waiting:
+            self.waiting = None
+        return item
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.waiting or NO_CHUNKS)[index]
+
+    def __len__(self) -> int:
+        return len(self.waiting) if self.waiting is not None else 0
+
+    def __iter__(self) -> Any:
+        return iter(self.waiting or NO_CHUNKS)
+
+    def clear(self) -> None:
+        self.waiting = None
+
+
+def lazy_write_queues(stream: BaseIOStream) -> None:
+    """Give a fresh, empty ``stream`` write queues that allocate only when used."""
+    assert not stream._write_buffer and not stream._write_futures
+    stream._write_buffer = LazyStreamBuffer()
+    stream._write_futures = WriteFutures()  # type: ignore[assignment]
 
 
 # -- streams that count their unsent bytes and can stop reading ---------------
@@ -230,8 +332,10 @@ class AccountedIOStream(IOStream):
 
 def account_stream(stream: IOStream, budget: Any) -> AccountedIOStream:
     """Turn a freshly accepted plain IOStream into an AccountedIOStream
-    reporting to ``budget`` (same object; its class changes)."""
+    reporting to ``budget`` (same object; its class changes), with write
+    queues that allocate only when used (:func:`lazy_write_queues`)."""
     assert type(stream) is IOStream, type(stream)
+    lazy_write_queues(stream)
     stream.__class__ = AccountedIOStream
     accounted: AccountedIOStream = stream  # type: ignore[assignment]
     accounted.budget = budget
@@ -249,16 +353,48 @@ native_websocket_mask: Optional[Callable[[bytes, bytes], bytes]] = (
 
 class FencedProtocol13(WebSocketProtocol13):
     """WebSocketProtocol13 with its private hooks under public names:
-    subclasses implement :meth:`receive_frames`."""
+    subclasses implement :meth:`receive_frames`, which :meth:`read_frames`
+    runs, in a Task of its own, for as long as the connection is read."""
 
-    def _receive_frame(self) -> Awaitable[None]:
-        # Not a coroutine: Tornado's frame loop awaits what this returns, and a coroutine wrapper
-        # would keep one more frame alive per idle session (352 bytes on CPython 3.11).
-        return self.receive_frames()
+    #: The Task running read_frames once the connection is open (asyncio
+    #: keeps only a weak reference to a Task). A slot, not a key of the
+    #: instance dict: CPython shares a dict's keys only up to 30 of them.
+    __slots__ = ("frame_reader",)
+
+    async def _receive_frame_loop(self) -> None:
+        # Tornado's handshake (_accept_connection) awaits this right after open(), and Tornado's
+        # own loop runs until the connection closes: the handshake's coroutines (_accept_connection,
+        # accept_connection, and the request handler's _execute), their Task with its done
+        # callbacks and the URL's raw groups stayed alive with it, ~1.8 KB per session on CPython
+        # 3.11 (server-python/README.md, "Where the bytes go"). The loop runs in a Task of its own
+        # instead, and the handshake ends here.
+        self.frame_reader = asyncio.ensure_future(self.read_frames())
+
+    async def read_frames(self) -> None:
+        """Tornado 6.5's frame loop, with what its callers did with an
+        exception from it (``accept_connection``: drop the connection on
+        CancelledError or ValueError), except that an unexpected exception,
+        which the request handler's ``_execute`` in Tornado only logged, leaving the
+        connection unread, is logged the same way and ends it."""
+        try:
+            await self.receive_frames()
+        except StreamClosedError:
+            self._abort()
+        except asyncio.CancelledError:
+            self._abort()
+            return
+        except ValueError:
+            gen_log.debug("Malformed WebSocket request received", exc_info=True)
+            self._abort()
+            return
+        except Exception:
+            self.handler.log_exception(*sys.exc_info())
+            self._abort()
+        self.handler.on_ws_connection_close(self.close_code, self.close_reason)
 
     async def receive_frames(self) -> None:
         """Read and handle frames until the client's side is closed
-        (``client_terminated``); Tornado's frame loop calls it once, turns a
+        (``client_terminated``); :meth:`read_frames` turns a
         StreamClosedError into an abort and then reports the close."""
         raise NotImplementedError
 
@@ -290,6 +426,82 @@ class FencedProtocol13(WebSocketProtocol13):
         bad data and another exception past ``max_message_size``."""
         assert self._decompressor is not None
         return self._decompressor.decompress(data)
+
+
+# -- what an open websocket handler no longer needs ----------------------------
+
+class UpgradeSummary:
+    """What an open websocket handler keeps of its upgrade request: the three
+    fields Tornado's ``RequestHandler.log_exception`` prints (its
+    ``_request_summary`` and the request's repr) if a callback raises. Nothing
+    else reads ``handler.request`` once the handshake is done; the strings are
+    the request's own, which the session's ConnectionInfo holds anyway."""
+
+    __slots__ = ("method", "uri", "remote_ip")
+
+    def __init__(self, request: HTTPServerRequest):
+        self.method = sys.intern(request.method)  # "GET": one string for all, not one each
+        self.uri = request.uri
+        self.remote_ip = request.remote_ip
+
+    def __repr__(self) -> str:
+        return "%s(method=%r, uri=%r, remote_ip=%r)" % (
+            type(self).__name__, self.method, self.uri, self.remote_ip)
+
+
+class SentHeaders(HTTPHeaders):
+    """The response headers of every open websocket handler, one shared set:
+    the 101 response went out with the real ones, and Tornado already made
+    ``set_header`` raise on such a handler; nothing may add to this set."""
+
+    def __setitem__(self, name: str, value: str) -> None:
+        raise RuntimeError("the websocket upgrade response is sent: no header can be added")
+
+
+SENT_HEADERS = SentHeaders()
+NO_KWARGS = types.MappingProxyType({})
+
+
+def release_upgrade(handler: WebSocketHandler) -> None:
+    """Let go of what an open websocket handler holds of its HTTP upgrade and
+    never reads again; Tornado keeps it all until the connection closes:
+
+    * ``request``: the request with its headers (two dicts and a list per
+      header), the HTTP/1 connection objects (the connection, its server
+      side, their context, the finished serving loop's Task) and its argument
+      dicts; an :class:`UpgradeSummary` stays;
+    * ``_headers``: the 101 response's headers, already sent;
+    * ``ui``: the template namespace (a dict and a module namespace that points
+      back at the handler), which Tornado drops itself only at close, in case
+      a template is rendered; no websocket handler of ours renders one;
+    * ``path_args``, ``path_kwargs``, ``open_args``, ``open_kwargs``: the URL's
+      groups, decoded, for ``get`` and ``open``, both called by now."""
+    handler.request = UpgradeSummary(handler.request)  # type: ignore[assignment]
+    handler._headers = SENT_HEADERS
+    handler.ui = None  # type: ignore[assignment]
+    handler.path_args = handler.path_kwargs = None  # type: ignore[assignment]
+    handler.open_args = ()
+    handler.open_kwargs = NO_KWARGS  # type: ignore[assignment]
+
+
+_PARAMS: Dict[Any, _WebSocketParams] = {}
+
+
+def shared_websocket_params(ping_interval: Optional[float], ping_timeout: Optional[float],
+                            max_message_size: int,
+                            compression_options: Optional[Dict[str, Any]]) -> _WebSocketParams:
+    """The settings object of a websocket connection, as ``WebSocketHandler.
+    get_websocket_protocol`` makes it, made once per distinct setting and
+    shared: Tornado only reads it (and passes ``compression_options`` on to
+    each connection's compressors, which only read it too)."""
+    key = (ping_interval, ping_timeout, max_message_size,
+           None if compression_options is None else tuple(sorted(compression_options.items())))
+    params = _PARAMS.get(key)
+    if params is None:
+        params = _PARAMS[key] = _WebSocketParams(
+            ping_interval=ping_interval, ping_timeout=ping_timeout,
+            max_message_size=max_message_size, compression_options=compression_options)
+    return params
 
 
 # -- accepting --------------------------------------------------------------

@@ -7,16 +7,16 @@ import logging
 from typing import Any, Awaitable, Dict, Optional, Union
 
 from tornado.iostream import IOStream, StreamClosedError
-from tornado.websocket import WebSocketHandler, WebSocketProtocol, WebSocketProtocol13
+from tornado.websocket import WebSocketHandler, WebSocketProtocol
 
 from ..protocol import wsframes
 from ..protocol.errors import ReceiverGone, SessionLimitReached, SlowConsumer
-from ..protocol.options import PERMESSAGE_DEFLATE
+from ..protocol.options import PERMESSAGE_DEFLATE, ConnectionInfo
 from ..protocol.service import Service
 from .handlers import connection_info, refuse_session
 from .rfc6455 import StrictProtocol13
 from .shedding import OutputBudget
-from .tornado_private import write_nowait
+from .tornado_private import release_upgrade, shared_websocket_params, write_nowait
 
 log = logging.getLogger("sockbench_server.websocket")
 
@@ -150,11 +150,28 @@ class _SockJSWebSocket(WebSocketHandler):
         await self.budget.admit(len(message))
         self.deliver(message)
 
-    def deliver(self, message: Union[str, bytes]) -> None:
+    #: The transport a session of this handler reports (ConnectionInfo.transport).
+    transport = "websocket"
+
+    def open(self, *args: str, **kwargs: str) -> None:
+        self.set_nodelay(True)
+        self.receiver = receiver_for(self, self.service.options.max_buffer)
+        info = connection_info(self, self.transport)
+        # Nothing reads the upgrade request or its response after this; Tornado would keep both
+        # for the life of the connection (server-python/README.md, "Where the bytes go").
+        release_upgrade(self)
+        try:
+            self.session = self.create_session(info)
+        except SessionLimitReached:
+            self.close(*OVER_BUDGET_CLOSE)
+            return
+        self.session.attach(self.receiver)
+
+    def create_session(self, info: ConnectionInfo) -> Any:
         raise NotImplementedError
 
-    def check_origin(self, origin: str) -> bool:
-        return True  # SockJS accepts every origin ("*:*")
+    def deliver(self, message: Union[str, bytes]) -> None:
+        raise NotImplementedError
 
     def compute_etag(self) -> Optional[str]:
         return None
@@ -167,11 +184,13 @@ class _SockJSWebSocket(WebSocketHandler):
             self.clear_header("Content-Type")
             self.finish()
 
-    # get and _handshake are plain functions that return Tornado's get coroutine, not coroutines of
-    # their own: Tornado awaits what get returns, and that coroutine runs until the connection
-    # closes, so every coroutine layered over it here would keep one more frame alive per session
-    # for its whole life (~360 bytes each on CPython 3.11: server-python/README.md, "Where the
-    # bytes go").
+    # get and _handshake are plain functions that return Tornado's handshake coroutine
+    # (accept_connection), not coroutines of their own: Tornado awaits what get returns, and that
+    # coroutine runs until the connection closes, so every coroutine layered over it would keep its
+    # frame, and whatever that frame's locals hold, alive per session for its whole life (~360
+    # bytes a frame on CPython 3.11: server-python/README.md, "Where the bytes go"). Tornado's own
+    # WebSocketHandler.get is such a coroutine: its frame held the request's headers and a map over
+    # the Connection header for as long as the session lived. _handshake does its work instead.
     def get(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
         problem = self._upgrade_problem()
         if problem:
@@ -187,7 +206,16 @@ class _SockJSWebSocket(WebSocketHandler):
         return self._handshake(*args, **kwargs)
 
     def _handshake(self, *args: Any, **kwargs: Any) -> Optional[Awaitable[None]]:
-        return super().get(*args, **kwargs)
+        # What Tornado 6.5's WebSocketHandler.get does once get above has checked the Upgrade and
+        # Connection headers, less its Origin check: SockJS accepts every origin ("*:*").
+        self.open_args = args  # Tornado's handshake passes them to open()
+        self.open_kwargs = kwargs
+        protocol = self.ws_connection = self.get_websocket_protocol()
+        if protocol is None:  # a Sec-WebSocket-Version we do not speak; Tornado finishes the 426
+            self.set_status(426, "Upgrade Required")
+            self.set_header("Sec-WebSocket-Version", "7, 8, 13")
+            return None
+        return protocol.accept_connection(self)
 
     def _upgrade_problem(self) -> Optional[str]:
         headers = self.request.headers
@@ -204,12 +232,13 @@ class _SockJSWebSocket(WebSocketHandler):
         return {} if self.service.options.compression == PERMESSAGE_DEFLATE else None
 
     def get_websocket_protocol(self) -> Optional[WebSocketProtocol]:
-        protocol = super().get_websocket_protocol()
-        if type(protocol) is WebSocketProtocol13:
-            # Same object, stricter frame reader (rfc6455.py). Swapping the
-            # class keeps Tornado's own construction of the protocol.
-            protocol.__class__ = StrictProtocol13
-        return protocol
+        # Tornado 6.5's own, with the stricter frame reader (rfc6455.py) and one settings object
+        # for every connection with the same settings instead of one each.
+        if self.request.headers.get("Sec-WebSocket-Version") not in ("7", "8", "13"):
+            return None
+        params = shared_websocket_params(self.ping_interval, self.ping_timeout,
+                                         self.max_message_size, self.get_compression_options())
+        return StrictProtocol13(self, False, params)
 
     def _text(self, message: Union[str, bytes]) -> Optional[str]:
         if isinstance(message, bytes):
@@ -233,15 +262,8 @@ class FramedWebSocketHandler(_SockJSWebSocket):
             return None
         return super()._handshake(*args, **kwargs)
 
-    def open(self, *args: str, **kwargs: str) -> None:
-        self.set_nodelay(True)
-        self.receiver = receiver_for(self, self.service.options.max_buffer)
-        try:
-            self.session = self.service.create(None, connection_info(self, "websocket"))
-        except SessionLimitReached:
-            self.close(*OVER_BUDGET_CLOSE)
-            return
-        self.session.attach(self.receiver)
+    def create_session(self, info: ConnectionInfo) -> Any:
+        return self.service.create(None, info)
 
     def deliver(self, message: Union[str, bytes]) -> None:
         text = self._text(message)
@@ -265,15 +287,10 @@ class FramedWebSocketHandler(_SockJSWebSocket):
 
 
 class RawWebSocketHandler(_SockJSWebSocket):
-    def open(self, *args: str, **kwargs: str) -> None:
-        self.set_nodelay(True)
-        self.receiver = receiver_for(self, self.service.options.max_buffer)
-        try:
-            self.session = self.service.create_raw(connection_info(self, "websocket-raw"))
-        except SessionLimitReached:
-            self.close(*OVER_BUDGET_CLOSE)
-            return
-        self.session.attach(self.receiver)
+    transport = "websocket-raw"
+
+    def create_session(self, info: ConnectionInfo) -> Any:
+        return self.service.create_raw(info)
 
     def deliver(self, message: Union[str, bytes]) -> None:
         session = self.session

@@ -119,9 +119,9 @@ def test_heap_breakdown_of_fifty_idle_websocket_sessions():
     out = done.stdout
     heap = per_session(next(l for l in out.splitlines() if l.startswith("| Python heap growth")))
     rss = per_session(next(l for l in out.splitlines() if l.startswith("| RSS growth, untraced")))
-    # An idle framed websocket is ~15-20 KB of heap on CPython (README); a
+    # An idle framed websocket is ~5 KB of heap on CPython (README); a
     # breakdown that lost its sessions, or counted them twice, is far off.
-    assert 5_000 < heap < 60_000
+    assert 2_000 < heap < 60_000
     assert 0 < rss < 100_000
     sites = section(out, "Top 15 allocation sites")
     assert len(sites) == 15
@@ -133,4 +133,5 @@ def test_heap_breakdown_of_fifty_idle_websocket_sessions():
     assert abs(sum(packages.values()) - heap) <= len(packages)
     modules = {re.search(r"`([^`]+)`", row).group(1): per_session(row)
                for row in section(out, "By our module")}
-    assert modules["sockbench_server/tornado_io/websocket.py"] > 500
+    # the websocket protocol object and the receiver our handler makes (~420 bytes a session)
+    assert modules["sockbench_server/tornado_io/websocket.py"] > 250

@@ -10,8 +10,10 @@ import re
 import socket
 
 import tornado
-from tornado.iostream import IOStream
+from tornado.httputil import HTTPServerRequest
+from tornado.iostream import IOStream, _StreamBuffer
 from tornado.tcpserver import TCPServer
+from tornado.web import Application, RequestHandler
 from tornado.websocket import WebSocketProtocol13, _WebSocketParams
 
 from sockbench_server.tornado_io import tornado_private as fence
@@ -33,10 +35,21 @@ def test_the_installed_tornado_is_the_pinned_one():
     assert tornado.version == pinned_tornado()
 
 
+class NoConnection:
+    """Enough of an HTTP connection for a RequestHandler to be constructed."""
+
+    def set_close_callback(self, callback):
+        pass
+
+
 def instance_of(owner):
     """A real object of ``owner`` (or a subclass) to look attributes up on."""
+    if owner is RequestHandler:
+        return RequestHandler(Application(), HTTPServerRequest("GET", "/", connection=NoConnection()))
     if owner is TCPServer:
         return TCPServer()
+    if owner is _StreamBuffer:
+        return _StreamBuffer()
     if owner is WebSocketProtocol13:
         # No handler or stream is touched by __init__, which sets the attributes.
         return WebSocketProtocol13(None, False, _WebSocketParams())
