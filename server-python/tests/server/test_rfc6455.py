@@ -9,7 +9,6 @@ connection still open after the wait is a failure.
 """
 from __future__ import annotations
 
-import os
 import socket
 import struct
 import sys
@@ -17,8 +16,9 @@ import time
 
 import pytest
 
+from client_frames import client_frame
 from serverproc import ServerProcess
-from wsclient import ConnectionClosed, WebSocket, mask_payload
+from wsclient import ConnectionClosed, WebSocket
 
 OURS = [sys.executable, "-m", "sockbench_server"]
 WAIT = 3.0  # seconds a test waits for the server's answer
@@ -38,22 +38,7 @@ def ws(server):
     w.conn.close()
 
 
-def frame(opcode: int, payload: bytes = b"", fin: bool = True, rsv: int = 0,
-          masked: bool = True, length: int = -1) -> bytes:
-    """A client frame; ``length`` overrides the announced payload length."""
-    n = len(payload) if length < 0 else length
-    head = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
-    mbit = 0x80 if masked else 0
-    if n < 126:
-        head += bytes([mbit | n])
-    elif n <= 0xFFFF:
-        head += struct.pack("!BH", mbit | 126, n)
-    else:
-        head += struct.pack("!BQ", mbit | 127, n)
-    if not masked:
-        return head + payload
-    mask = os.urandom(4)
-    return head + mask + mask_payload(mask, payload)
+frame = client_frame
 
 
 def send(ws: WebSocket, *frames: bytes) -> None:

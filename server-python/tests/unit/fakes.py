@@ -168,3 +168,16 @@ def messages_of(frames):
         if f.startswith("a"):
             out.extend(json.loads(f[1:]))
     return out
+
+
+def open_sessions(svc: Service, n: int, receiver: Optional[Callable[[], Any]] = None) -> List[Tuple[Any, Any]]:
+    """``n`` open sessions of ``svc``, each with a fresh receiver attached
+    (WireReceiver unless told): [(session, receiver)]."""
+    make = WireReceiver if receiver is None else receiver
+    out = []
+    for i in range(n):
+        s = svc.create("s%d" % i, info())
+        r = make()
+        s.attach(r)
+        out.append((s, r))
+    return out

@@ -13,17 +13,9 @@ from sockbench_server.protocol.errors import SLOW_CONSUMER_CLOSE, ReceiverGone, 
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.protocol.states import CLOSED
 from sockbench_server.protocol.ratelog import slow_consumers
-from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, polling
+from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, open_sessions, polling
 
 
-def open_sessions(svc, n, receiver=WireReceiver):
-    out = []
-    for i in range(n):
-        s = svc.create("s%d" % i, info())
-        r = receiver()
-        s.attach(r)
-        out.append((s, r))
-    return out
 
 
 def test_one_frame_per_iteration_and_the_same_bytes_object_for_everyone():

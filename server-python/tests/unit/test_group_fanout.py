@@ -14,7 +14,7 @@ from sockbench_server.protocol.errors import ReceiverGone
 from sockbench_server.protocol.fanout import deliver_relayed
 from sockbench_server.protocol.options import FAST, NAIVE
 from sockbench_server.scaleout.domain import join_domain
-from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, polling
+from fakes import FakeReceiver, WireReceiver, info, make_service, messages_of, open_sessions, polling
 
 
 class WalkCountingGroup(Group):
@@ -52,13 +52,7 @@ def room(mode=FAST, n=3, group=None, receiver=WireReceiver):
     """``n`` open sessions of a room app: (group, timers, service, [(session, receiver)])."""
     group = WalkCountingGroup() if group is None else group
     svc, timers = make_service(room_app(group), broadcast=mode)
-    sessions = []
-    for i in range(n):
-        s = svc.create("s%d" % i, info())
-        r = receiver()
-        s.attach(r)
-        sessions.append((s, r))
-    return group, timers, svc, sessions
+    return group, timers, svc, open_sessions(svc, n, receiver)
 
 
 def test_messages_to_an_unchanged_group_go_out_as_one_frame_with_shared_bytes():

@@ -10,6 +10,7 @@ import struct
 import zlib
 
 import pytest
+from client_frames import client_frame
 
 from sockbench_server.protocol import ws_reader as r
 from sockbench_server.protocol.ws_reader import (
@@ -22,19 +23,8 @@ MAX = 1 << 20
 
 def frame(opcode: int, payload: bytes = b"", fin: bool = True, rsv: int = 0,
           masked: bool = True, length: int = -1, mask: bytes = b"\x37\xfa\x21\x3d") -> bytes:
-    """A client frame; ``length`` overrides the announced payload length."""
-    n = len(payload) if length < 0 else length
-    head = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
-    mbit = 0x80 if masked else 0
-    if n < 126:
-        head += bytes([mbit | n])
-    elif n <= 0xFFFF:
-        head += struct.pack("!BH", mbit | 126, n)
-    else:
-        head += struct.pack("!BQ", mbit | 127, n)
-    if not masked:
-        return head + payload
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    """A client frame with a fixed mask (the samples stay the same from run to run)."""
+    return client_frame(opcode, payload, fin, rsv, masked, length, mask)
 
 
 def close_payload(code: int, reason: bytes = b"") -> bytes:
