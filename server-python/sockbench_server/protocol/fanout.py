@@ -146,6 +146,16 @@ class Addressee(Protocol):
     session: Recipient
 
 
+class DeferredOutput(Protocol):
+    """Who counts what a fast batch will hold once written, before it is
+    (the I/O layer's output budget, ``tornado_io/shedding.py``): the batch
+    reports as it grows, and takes it all back when it is flushed."""
+
+    def defer(self, memory: int, batched: int) -> None:
+        """The batch grew by ``batched`` bytes of messages that will hold
+        ``memory`` bytes once written (both negative: it was flushed)."""
+
+
 def broadcast(connections: Iterable[Addressee], message: str) -> int:
     """Send ``message`` to every connection; returns how many took it.
 
@@ -252,6 +262,8 @@ def _to_group(group: Group, *, message: Optional[str] = None,
     if fresh:
         fanout.begin_run(run, group)
     fanout.append(fragment, relayed)
+    if fanout.budget is not None:
+        fanout.count_run(run, fragment)
     taken = run.framed
     if raw:
         taken += _send_to_raw(raw, messages)
@@ -356,11 +368,13 @@ class GroupRun:
     doc): what a further message to the unchanged group needs besides its
     append to the batch."""
 
-    __slots__ = ("fanout", "version", "framed", "raw")
+    __slots__ = ("fanout", "version", "framed", "raw", "size")
 
     def __init__(self, fanout: "Fanout", version: int, framed: int,
                  raw: List[RawRecipient]):
         self.fanout = fanout
+        #: Bytes of the run's messages in the batch so far (each fragment and its comma).
+        self.size = 0
         #: The group's version when its members were looked at.
         self.version = version
         #: Open framed members: each message's count of takers.
@@ -373,7 +387,8 @@ class Fanout:
     """Coalesces the broadcasts of one loop iteration (one per Service)."""
 
     __slots__ = ("service", "timers", "fragments", "members", "scheduled", "publish",
-                 "publish_message", "local", "run", "flushing")
+                 "publish_message", "local", "run", "flushing", "budget", "copy_limit",
+                 "deferred", "batched")
 
     def __init__(self, service: Broadcaster, timers: Timers):
         self.service = service
@@ -397,6 +412,17 @@ class Fanout:
         self.run: Optional[GroupRun] = None
         #: While :meth:`flush` writes: the members it took, some not written yet.
         self.flushing: Optional[List[BatchMember]] = None
+        #: Told what the batch will hold once written (:class:`DeferredOutput`,
+        #: the I/O layer's output budget); None: nobody counts it.
+        self.budget: Optional[DeferredOutput] = None
+        #: Bytes of a frame shared by many sessions that each session's
+        #: stream copies at most if the socket does not take it (the rest is
+        #: held once, by reference); None: each copies all of it.
+        self.copy_limit: Optional[int] = None
+        #: What this batch has reported to ``budget`` so far: memory once
+        #: written, and bytes of messages (:meth:`count`).
+        self.deferred = 0
+        self.batched = 0
 
     def append(self, fragment: str, relayed: bool) -> int:
         """Add one encoded message (or a relayed frame's inside) to the
@@ -451,7 +477,33 @@ class Fanout:
                     s.queue.extend(batch[s.batch_from:to])
                     s.batch_to = OWN_QUEUE
                 s.queue.append(fragment)
+        if taken and self.budget is not None:
+            # Sessions with the same slice will share its frame; counted as
+            # copies here, since a slice's sharers are not known before the flush.
+            size = len(fragment) + 1
+            self.count(size * taken, size)
         return taken, others
+
+    def count_run(self, run: GroupRun, fragment: str) -> None:
+        """Report one more message of ``run`` to ``budget``: its bytes once
+        (the run's frame is shared), plus what each member's stream would
+        copy of the larger frame (up to ``copy_limit`` each)."""
+        size = len(fragment) + 1
+        before = run.size
+        after = run.size = before + size
+        limit = self.copy_limit
+        if limit is None:
+            copied = size
+        else:
+            copied = (after if after < limit else limit) - (before if before < limit else limit)
+        self.count(size + run.framed * copied, size)
+
+    def count(self, memory: int, size: int) -> None:
+        """Report to ``budget`` that the batch grew by ``size`` bytes of
+        messages that will hold ``memory`` bytes once written."""
+        self.deferred += memory
+        self.batched += size
+        self.budget.defer(memory, size)  # type: ignore[union-attr]  # callers check it
 
     def begin_run(self, run: GroupRun, group: Group) -> None:
         """Make ``run`` (surveyed just now, nothing called since) the batch's
@@ -525,6 +577,11 @@ class Fanout:
         if self.run is not None:  # its members' slices end with the batch
             self.end_run()
         self.scheduled = False
+        # What this flush writes leaves the deferred count at its end (it is
+        # in the stream's unsent bytes by then); what is broadcast meanwhile
+        # is counted afresh, for the next flush.
+        deferred, batched = self.deferred, self.batched
+        self.deferred = self.batched = 0
         batch = self.fragments
         members = self.members
         local = self.local
@@ -591,6 +648,8 @@ class Fanout:
         self.flushing = None
         if len(batch) == flushed:  # else what was broadcast meanwhile is in it
             self.fragments = []
+        if batched and self.budget is not None:
+            self.budget.defer(-deferred, -batched)
         if local and self.publish is not None:
             # One publish per flush. When the whole batch is this process's
             # own (no relayed messages in it), its frame was most likely

@@ -313,8 +313,18 @@ class SendHandler(SockJSHandler):
         if svc.options.websocket_only:  # several workers: no HTTP sessions to send to
             self.not_found()
             return False
-        if not self.budget.admit_now(len(self.request.body)):
-            await self.budget.admit(len(self.request.body))
+        budget = self.budget
+        cost = budget.admit_now(len(self.request.body))
+        if not cost:
+            cost = await budget.admit(len(self.request.body))
+        try:
+            return self.deliver_admitted(session_id)
+        finally:
+            budget.release(cost)
+
+    def deliver_admitted(self, session_id: str) -> bool:
+        """:meth:`deliver` once the output budget admitted the body."""
+        svc = self.service
         try:
             messages = decode_messages(svc.codec, self.payload_text())
         except BadPayload as e:

@@ -57,5 +57,6 @@ def make_application(services: Sequence[Service], budget: OutputBudget) -> Appli
     routes: List[Any] = []
     for service in services:
         routes.extend(routes_for(service, budget))
+        budget.watch(service.fanout)  # its fast batches count before they are written
     return Application(routes, default_handler_class=pages.NotFoundHandler,
                        log_function=log_request, compress_response=False)

@@ -144,7 +144,8 @@ async def _serve(host: str, port: int, heartbeat: float, codec: Codec,
             service.options.compression = compression
         if scale.workers > 1:
             service.options.websocket_only = True
-    budget = OutputBudget(limits.max_total_buffer)
+    budget = OutputBudget(limits.max_total_buffer,
+                          session_cap=min(service.options.max_buffer for service in services))
     app = make_application(services, budget)
     if scale.standby:
         # Everything is loaded: a replacement for a dead worker is this

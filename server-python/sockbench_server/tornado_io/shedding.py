@@ -21,15 +21,34 @@ server at the limit would flip every few writes) reading resumes.
 One read can hold many client messages, and a broadcast sends each to every
 client, so checking only *before* a batch of messages lets one batch
 overshoot by (messages x clients x size): tens of MiB with 4 KiB messages
-and 1,000 clients, and in fast mode nothing is written (so counted) before
-the end of the loop turn. Hence :meth:`OutputBudget.admit`: every client
-message asks first, and is counted as *in flight* at its worst case (its
-size times the number of clients) until the end of the loop turn, by when
-a broadcast has written (fast mode: queued) what it produces. A message
-that does not fit waits for the next turn, or for reading to resume; the
+and 1,000 clients. Hence :meth:`OutputBudget.admit`: every client message
+asks first. It is counted *in flight* at its worst case (its size times the
+number of clients: what an application could make of it) while it is handed
+to the application; after that, what it produced is counted where it went.
+Naive mode writes at once, so into ``total``. Fast mode writes nothing
+before the end of the loop turn: its batch (``protocol/fanout.py``) tells
+the budget what it will hold once written (:meth:`defer`, :meth:`watch`).
+A message is admitted while the unsent total plus the deferred batches
+plus its own worst case stay under ``pause_at``, and while the turn's
+batches stay under ``frame_cap`` bytes of messages. One that does not fit
+waits for the next turn (after the flush), or for reading to resume; the
 first message of a turn always goes, so the overshoot is at most one
 message's fan-out. Waiting messages keep their order: the reader of their
 connection waits with them.
+
+Trap: a fast batch is *one* frame shared by every session that gets it.
+Counting it as a copy per session (as an early version did: size times
+clients per message until the end of the turn) capped a turn at
+``pause_at / (size x clients)`` messages, about 490 of the bench's 64-byte
+messages at 1,000 clients, while nothing was unsent: smaller frames, so more
+writes per message, than sockjs-node near saturation (docs/flush-policy.md
+item 4). What a shared frame can cost each session is what its stream copies
+of it (``tornado_private.SHARED_FRAME_COPY_LIMIT``); the bytes are held once.
+So ``total`` counts bytes *owed* to clients, an upper bound of the memory
+they take, and may pass ``pause_at`` by up to one turn's frame per session
+when every socket refuses it; reading then pauses as usual. ``frame_cap``
+(a quarter of the per-session cap) keeps one turn from making a healthy
+client a slow consumer.
 
 What it bounds: output that only grows because input keeps coming, which
 is every broadcast server under overload. What it does not: a single
@@ -43,7 +62,9 @@ import asyncio
 import logging
 from typing import Any, Optional, Set
 
+from ..protocol.options import DEFAULT_MAX_BUFFER
 from ..protocol.ratelog import RateLimitedLog
+from .tornado_private import SHARED_FRAME_COPY_LIMIT
 
 log = logging.getLogger("sockbench_server.shedding")
 
@@ -55,6 +76,9 @@ DEFAULT_MAX_TOTAL_BUFFER = 64 * 1024 * 1024
 #: to 4 MiB, and one ``recv`` still takes all a client sends per loop turn
 #: at any rate these benchmarks use.
 READ_CHUNK = 4096
+#: One loop turn's fast batches hold at most 1 / FRAME_CAP_SHARE of a
+#: session's cap of unsent output.
+FRAME_CAP_SHARE = 4
 
 
 class OutputBudget:
@@ -62,17 +86,30 @@ class OutputBudget:
     pauses reading while it is over ``pause_at`` (half of ``limit``, the
     memory target in bytes, > 0)."""
 
-    def __init__(self, limit: int = DEFAULT_MAX_TOTAL_BUFFER):
+    def __init__(self, limit: int = DEFAULT_MAX_TOTAL_BUFFER,
+                 session_cap: int = DEFAULT_MAX_BUFFER):
         if limit <= 0:
             raise ValueError("limit must be > 0")
+        if session_cap <= 0:
+            raise ValueError("session_cap must be > 0")
         self.limit = limit
         #: Reading pauses once the unsent total is over this (bytes).
         self.pause_at = max(limit // 2, 1)
         #: Reading resumes once the total is at or below this (bytes).
         self.resume_at = self.pause_at * 3 // 4
-        #: Worst-case output (bytes) of the client messages admitted in this
-        #: loop turn (see :meth:`admit_now`); 0 again at the end of the turn.
+        #: Bytes of messages the fast batches of one loop turn may hold
+        #: together: a quarter of one session's cap of unsent output
+        #: (``session_cap``, bytes), so a client three turns behind is
+        #: still within it.
+        self.frame_cap = max(session_cap // FRAME_CAP_SHARE, 1)
+        #: Worst-case output (bytes) of the client messages being handed to
+        #: their application right now (:meth:`admit_now` to :meth:`release`).
         self.in_flight = 0
+        #: What the fast batches waiting for their flush will add to the
+        #: process's memory once written (bytes; :meth:`defer`).
+        self.deferred = 0
+        #: Bytes of the messages in those batches (:meth:`defer`).
+        self.batched = 0
         self._turn_end: Optional["asyncio.Future[None]"] = None
         self._turn_scheduled = False
         #: Unsent bytes in all client streams right now.
@@ -123,37 +160,73 @@ class OutputBudget:
                 return
             await gate
 
-    def admit_now(self, size: int) -> bool:
+    def admit_now(self, size: int) -> int:
         """May a client message of ``size`` bytes (>= 0) be handed to the
-        application now? Yes unless reading is paused, or its worst-case
-        fan-out (``size`` to every client) would take the unsent total plus
-        what this turn already admitted past ``pause_at`` (the first message
-        of a turn always fits). When yes it is counted in ``in_flight``."""
+        application now? Not while reading is paused, nor (except for the
+        first message of a turn) when its worst-case fan-out (``size`` to
+        every client) would take the unsent total, plus what is in flight,
+        plus the deferred batches past ``pause_at``, nor when the batches
+        already hold ``frame_cap`` bytes. When yes it is counted in
+        ``in_flight`` and the count is returned (> 0): hand it to
+        :meth:`release` once the application has the message. 0 means no."""
         if self.paused:
-            return False
+            return 0
         cost = (size + 1) * (len(self.streams) or 1)
-        in_flight = self.in_flight
-        if in_flight and self.total + in_flight + cost > self.pause_at:
-            return False
+        in_flight, deferred = self.in_flight, self.deferred
+        if in_flight or deferred:
+            if self.total + in_flight + deferred + cost > self.pause_at:
+                return 0
+            if self.batched and self.batched + size + 1 > self.frame_cap:
+                return 0
         self.in_flight = in_flight + cost
         if not self._turn_scheduled:
-            self._turn_scheduled = True
-            asyncio.get_running_loop().call_soon(self._end_turn_soon)
-        return True
+            self._schedule_turn_end()
+        return cost
 
-    async def admit(self, size: int) -> None:
+    def release(self, cost: int) -> None:
+        """The application has the message :meth:`admit_now` counted as
+        ``cost``: what it produced is in ``total`` (written) or ``deferred``
+        (in a fast batch) now."""
+        self.in_flight -= cost
+
+    async def admit(self, size: int) -> int:
         """Return once a client message of ``size`` bytes may be handed on
         (:meth:`admit_now`), waiting for the next loop turn or for reading
-        to resume as often as needed."""
-        while not self.admit_now(size):
+        to resume as often as needed; returns its count for :meth:`release`."""
+        while True:
+            cost = self.admit_now(size)
+            if cost:
+                return cost
             gate = self.gate()
             if gate is None:  # not paused: this turn is full, wait for the next
                 if self._turn_end is None:
                     self._turn_end = asyncio.get_running_loop().create_future()
+                if not self._turn_scheduled:  # full of what no admitted message began
+                    self._schedule_turn_end()
                 gate = self._turn_end
             await gate
 
+    # -- what fast batches report ------------------------------------------
+
+    def watch(self, fanout: Any) -> None:
+        """Have ``fanout`` (a service's ``protocol.fanout.Fanout``) report
+        its batches here (:meth:`defer`), each shared frame counted once
+        plus what each session's stream copies of it."""
+        fanout.budget = self
+        fanout.copy_limit = SHARED_FRAME_COPY_LIMIT
+
+    def defer(self, memory: int, batched: int) -> None:
+        """A fast batch grew by ``batched`` bytes of messages and ``memory``
+        bytes of what it will hold once written (both negative when it was
+        flushed: what it wrote is in ``total`` from then on)."""
+        self.deferred += memory
+        self.batched += batched
+
     # -- internals ---------------------------------------------------------
+
+    def _schedule_turn_end(self) -> None:
+        self._turn_scheduled = True
+        asyncio.get_running_loop().call_soon(self._end_turn_soon)
 
     def _end_turn_soon(self) -> None:
         # Two hops: the first runs after what was ready when the turn's
@@ -162,11 +235,9 @@ class OutputBudget:
         asyncio.get_running_loop().call_soon(self._end_turn)
 
     def _end_turn(self) -> None:
-        # What the admitted messages produced is now in ``total`` (or, for
-        # ones admitted after the flush, about to be: off by at most one
-        # more turn's worth).
+        # The turn's batches were flushed (``deferred`` and ``batched``
+        # fell back): the messages that waited for room ask again.
         self._turn_scheduled = False
-        self.in_flight = 0
         turn_end, self._turn_end = self._turn_end, None
         if turn_end is not None and not turn_end.done():
             turn_end.set_result(None)

@@ -65,6 +65,10 @@ PRIVATE_NAMES = (
     (_StreamBuffer, "append", "attr",
      "queue bytes behind what the socket did not take (copies small chunks, "
      "keeps large ones by reference)"),
+    (_StreamBuffer, "_large_buf_threshold", "instance",
+     "the size (bytes) above which append keeps a chunk by reference instead of "
+     "copying it: what a stream holding a shared broadcast frame copies of it at most "
+     "(SHARED_FRAME_COPY_LIMIT, the output budget's count of a deferred batch)"),
     (BaseIOStream, "_write_futures", "instance",
      "the Futures of write() calls waiting for their bytes to be sent (a deque Tornado "
      "makes per stream); replaced by WriteFutures, which makes its deque at the first"),
@@ -125,6 +129,12 @@ PRIVATE_NAMES = (
 
 READ = IOLoop.READ
 WRITE = IOLoop.WRITE
+
+#: Bytes of a queued chunk that a stream's write buffer copies; a larger
+#: chunk is kept by reference (a memoryview of the caller's bytes). So a
+#: broadcast frame shared by many sessions costs a backed-up session at most
+#: this much of its own, however large the frame (``OutputBudget.watch``).
+SHARED_FRAME_COPY_LIMIT: int = _StreamBuffer()._large_buf_threshold
 
 
 # -- unsent bytes and the write without a Future ------------------------------

@@ -141,14 +141,22 @@ class _SockJSWebSocket(WebSocketHandler):
         # A message the output budget does not admit now waits: returning
         # an awaitable makes Tornado's frame loop wait for it before it
         # reads the next frame (so order is kept, and reading stops).
-        if self.budget.admit_now(len(message)):
-            self.deliver(message)
+        budget = self.budget
+        cost = budget.admit_now(len(message))
+        if cost:
+            try:
+                self.deliver(message)
+            finally:
+                budget.release(cost)
             return None
         return self._deliver_later(message)
 
     async def _deliver_later(self, message: Union[str, bytes]) -> None:
-        await self.budget.admit(len(message))
-        self.deliver(message)
+        cost = await self.budget.admit(len(message))
+        try:
+            self.deliver(message)
+        finally:
+            self.budget.release(cost)
 
     #: The transport a session of this handler reports (ConnectionInfo.transport).
     transport = "websocket"
@@ -350,9 +358,13 @@ class Hixie76Connection:
             while not self.closed:
                 data = await stream.read_bytes(65536, partial=True)
                 for text in decoder.feed(data):
-                    if not self.budget.admit_now(len(text)):  # over the output budget: wait
-                        await self.budget.admit(len(text))
-                    self.session.receive_ws_text(text)
+                    cost = self.budget.admit_now(len(text))
+                    if not cost:  # over the output budget: wait
+                        cost = await self.budget.admit(len(text))
+                    try:
+                        self.session.receive_ws_text(text)
+                    finally:
+                        self.budget.release(cost)
                     if self.closed:
                         break
                 if decoder.closed:
