@@ -321,16 +321,32 @@ def _has_raw(connections: List[Addressee], service: Broadcaster) -> bool:
     return False
 
 
+class ClockedRecipient(Recipient, Protocol):
+    """What :func:`_send_each` calls: ``send`` with the clock the caller
+    read (``session.Session.send``, ``raw_session.RawSession.send``)."""
+
+    def send(self, message: str, now: Optional[float] = None) -> bool:
+        """Like ``Recipient.send``; ``now`` is the time of this write."""
+
+
 def _send_each(pending: List[Addressee], service: Broadcaster,
                message: str) -> Tuple[int, List[Addressee]]:
-    """Naive: ``send`` per recipient of ``service``; -> (taken, the rest)."""
+    """Naive: ``send`` per recipient of ``service``; -> (taken, the rest).
+
+    The clock is read once here for every copy (``Session.send`` says why
+    that is early enough), not once per copy. Trap: a send can run
+    application code (``on_close`` of a session it found gone) that
+    broadcasts again; the recipients of that inner broadcast written after
+    it by this loop keep this older ``now`` - by at most this broadcast's
+    duration, the same bound."""
     rest: List[Addressee] = []
     sent = 0
+    now = service.fanout.timers.time()
     for conn in pending:
-        s = conn.session
+        s: ClockedRecipient = conn.session  # type: ignore[assignment]
         if s.service is not service:
             rest.append(conn)
-        elif s.send(message):
+        elif s.send(message, now):
             sent += 1
     return sent, rest
 

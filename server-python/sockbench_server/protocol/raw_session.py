@@ -36,7 +36,11 @@ class RawSession:
         self.state = OPEN
         call_app(self, "on_open", self.info)
 
-    def send(self, message: str) -> bool:
+    def send(self, message: str, now: Optional[float] = None) -> bool:
+        """Send one message as one websocket text message; False if the
+        connection is not open (or turned out to be gone). ``now`` is
+        ``Session.send``'s (the naive broadcast passes it to every
+        recipient); a raw websocket has no heartbeat to time, so it is unused."""
         return self._send(message, None)
 
     def send_shared(self, message: str, wire_cache: Dict[Any, bytes]) -> bool:

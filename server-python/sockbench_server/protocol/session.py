@@ -75,22 +75,39 @@ class Session:
 
     # -- application side --------------------------------------------------
 
-    def send(self, message: str) -> bool:
+    def send(self, message: str, now: Optional[float] = None) -> bool:
         """Queue one message (a str) and flush it if a receiver is attached.
-        False if the session is not open (or turned out to be gone)."""
+        False if the session is not open (or turned out to be gone).
+
+        ``now``: the clock, read by a caller that sends to many sessions
+        (the naive broadcast, ``fanout._send_each``) once for all of them,
+        which then counts as this write's time (``last_output``). It is at
+        most that broadcast's duration early, so a heartbeat can only come
+        that much sooner, never later; the clock read it saves is a Python
+        call per copy on CPython. None: read it after the write."""
         if self.state != OPEN:
             return False
         if self.batch_to != NO_SLICE:  # older broadcasts of this iteration go first
             self.service.fanout.detach(self)
         fragment = self.service.codec.encode_str(message)
-        if self.receiver is not None and not self.queue:
-            # The naive broadcast's hot path: nothing older is waiting, so
-            # the frame goes out without a trip through the queue.
-            self._write("a[" + fragment + "]")
-        else:
+        r = self.receiver
+        if r is None or self.queue:
             self.queue.append(fragment)
             self.flush()
-        return self.state == OPEN  # False if the write found it gone
+            return self.state == OPEN  # False if the write found it gone
+        # The naive broadcast's hot path: nothing older is waiting, so the
+        # frame goes out without a trip through the queue, and _write's work
+        # is done here rather than in another call per copy. (An f-string:
+        # one new string, where "a[" + fragment + "]" makes two.)
+        try:
+            keep = r.send_frame(f"a[{fragment}]")
+        except Exception as e:
+            self.write_failed(r, e)
+            return self.state == OPEN
+        self.last_output = self.service.timers.time() if now is None else now
+        if not keep:
+            self._receiver_full(r)
+        return self.state == OPEN
 
     def send_encoded(self, fragment: str) -> bool:
         """Like :meth:`send` for a message already encoded as a JSON string
@@ -287,16 +304,24 @@ class Session:
         except Exception as e:
             self.write_failed(r, e)
             return
-        now = self.service.timers.time()
-        self.last_output = now
-        if not keep and self.receiver is r:
-            self.receiver = None
-            self.detached_at = now
-            r.close()
-            if self.id is None:
-                self._end()
-            else:
-                self._arm()
+        self.last_output = self.service.timers.time()
+        if not keep:
+            self._receiver_full(r)
+
+    def _receiver_full(self, r: Receiver) -> None:
+        """``r`` took a frame and no more (a polling response, a streaming
+        one past its limit): let it go and wait for the next request. The
+        clock is read here, not taken from a broadcast's ``now``: how long
+        the session may wait for it (``disconnect_delay``) starts now."""
+        if self.receiver is not r:  # the write ran code that detached it already
+            return
+        self.receiver = None
+        self.detached_at = self.service.timers.time()
+        r.close()
+        if self.id is None:
+            self._end()
+        else:
+            self._arm()
 
     def write_failed(self, r: Receiver, e: Exception) -> None:
         """A write to ``r`` raised ``e``: a slow consumer is closed, a

@@ -5,7 +5,8 @@ things this server needs:
 
 * count a stream's unsent bytes (for the per-session and process-wide
   output caps), and write to a socket without a Future per write (the
-  broadcast hot path);
+  broadcast hot path), with no Python call per write beyond the write
+  itself (naive mode writes once per copy of every message);
 * stop reading from a client socket while the process is over its output
   budget, and start again;
 * replace the websocket frame reader (``rfc6455.StrictProtocol13``: one
@@ -60,6 +61,9 @@ PRIVATE_NAMES = (
     (BaseIOStream, "_write_buffer", "instance",
      "the unsent bytes of a stream (a _StreamBuffer, O(1) len()); there is no "
      "public counter; None once the stream is closed"),
+    (BaseIOStream, "_closed", "instance",
+     "whether the stream is closed: what closed() returns, read as the attribute by "
+     "write_nowait, which runs once per copy of a naive broadcast (a call less per copy)"),
     (None, "tornado.iostream._StreamBuffer", "module",
      "the class of _write_buffer (imported for the existence check of append)"),
     (_StreamBuffer, "append", "attr",
@@ -69,6 +73,9 @@ PRIVATE_NAMES = (
      "the size (bytes) above which append keeps a chunk by reference instead of "
      "copying it: what a stream holding a shared broadcast frame copies of it at most "
      "(SHARED_FRAME_COPY_LIMIT, the output budget's count of a deferred batch)"),
+    (_StreamBuffer, "_size", "instance",
+     "the bytes a _StreamBuffer holds: what its len() returns, read as the attribute "
+     "by write_nowait (a call less per copy of a naive broadcast)"),
     (BaseIOStream, "_write_futures", "instance",
      "the Futures of write() calls waiting for their bytes to be sent (a deque Tornado "
      "makes per stream); replaced by WriteFutures, which makes its deque at the first"),
@@ -103,6 +110,14 @@ PRIVATE_NAMES = (
     (WebSocketProtocol13, "_decompressor", "instance",
      "the connection's permessage-deflate decompressor (None unless "
      "negotiated): decompress() appends the tail and bounds the size"),
+    (WebSocketProtocol13, "client_terminated", "instance",
+     "not underscored, but undocumented: set once the client's close arrived or the "
+     "connection was aborted; WsReceiver reads it (with server_terminated and the "
+     "stream's closed flag: what is_closing() covers) on every write, without the call"),
+    (WebSocketProtocol13, "server_terminated", "instance",
+     "not underscored, but undocumented: set once our close frame went out or the "
+     "connection was aborted (handler.close(), a ping timeout, on_connection_close); "
+     "no frame may follow it"),
     (WebSocketProtocol, "_abort", "attr",
      "drop the TCP connection at once (a client that broke the protocol)"),
     (WebSocketProtocol, "_run_callback", "attr",
@@ -152,9 +167,13 @@ def write_nowait(stream: IOStream, data: bytes) -> int:
     bytes, drained by Tornado as usual. Returns the bytes now unsent (>= 0).
     Raises StreamClosedError if the stream is or becomes closed."""
     buf = stream._write_buffer
-    if buf is None or stream.closed():
+    # The attributes behind closed() and len(buf), not the calls: in naive
+    # mode this runs once per copy of every message, and on CPython each call
+    # is a Python frame of its own. Tornado sets both in close() (the buffer
+    # to None); either one alone would do, both cost nothing.
+    if buf is None or stream._closed:
         raise StreamClosedError()
-    if not buf:
+    if not buf._size:
         try:
             sent = stream.socket.send(data)
         except (BlockingIOError, InterruptedError):

@@ -56,12 +56,16 @@ def drain(sock: socket.socket, until: bytes, timeout: float = 15) -> bytes:
 
 # -- a client that never reads ------------------------------------------------
 
-def test_a_client_that_stops_reading_is_closed_and_memory_stays_bounded():
+@pytest.mark.parametrize("naive", [False, True], ids=["fast", "naive"])
+def test_a_client_that_stops_reading_is_closed_and_memory_stays_bounded(naive):
+    """In both modes; naive mode's copies take the websocket receiver's own
+    text path (``WsReceiver.send_frame``), fast mode's the shared bytes."""
     cap = 1 * MiB
     # Trap: PyPy's GC lets the heap grow ~1.8x before a major collection,
     # which alone would look like a leak of tens of MiB; make it eager.
     env = dict(os.environ, PYPY_GC_MAJOR_COLLECT="1.2")
-    srv = ServerProcess(["--max-session-buffer", str(cap)], command=OURS, env=env)
+    srv = ServerProcess(["--max-session-buffer", str(cap)] + (["--naive"] if naive else []),
+                        command=OURS, env=env)
     port = port_of(srv)
     stalled = socket.create_connection(("127.0.0.1", port))
     try:

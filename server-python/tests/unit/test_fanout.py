@@ -191,3 +191,66 @@ def test_fast_and_naive_deliver_the_same_messages(seed):
         results[mode] = [messages_of(r.frames) for _, r in sessions]
     assert results[FAST] == results[NAIVE]
     assert any(results[FAST])
+
+
+# -- naive mode: a send per recipient ------------------------------------------
+
+def test_a_naive_broadcast_to_a_session_whose_client_vanished_ends_only_that_session():
+    app = make_broadcast()
+    svc, _ = make_service(app, broadcast=NAIVE)
+    (first, r1), = open_sessions(svc, 1)
+    gone = svc.create("gone", info())
+    gone.attach(GoneAfterOpen())
+    (last, r2), = open_sessions(svc, 1)
+    assert broadcast(app.members, "x") == 2
+    assert gone.state == CLOSED and gone.conn not in app.members  # its on_close ran
+    assert broadcast(app.members, "y") == 2
+    assert messages_of(r1.frames) == messages_of(r2.frames) == ["x", "y"]
+    assert first.conn.is_open and last.conn.is_open
+
+
+def test_a_naive_broadcast_reads_the_clock_once_and_stamps_every_copy_with_it():
+    app = make_broadcast()
+    svc, timers = make_service(app, broadcast=NAIVE)
+    sessions = open_sessions(svc, 5) + open_sessions(svc, 2, receiver=FakeReceiver)
+    reads = []
+
+    def clock():  # every read of the clock is a later time
+        reads.append(None)
+        timers.now += 0.001
+        return timers.now
+    timers.time = clock
+    broadcast(app.members, "x")
+    assert len(reads) == 1
+    assert {s.last_output for s, _ in sessions} == {timers.now}
+
+
+@pytest.mark.parametrize("reaction", ["send", "broadcast"])
+def test_application_code_run_by_a_naive_copy_loses_no_message(reaction):
+    """A copy finds a client gone; its on_close, run in the middle of the
+    broadcast, sends to (or broadcasts to) the others: each gets every
+    message, the inner one where on_close sent it."""
+    room = []
+
+    class Chat(SockJSConnection):
+        def on_open(self, info):
+            room.append(self)
+
+        def on_close(self):
+            room.remove(self)
+            if reaction == "send":
+                for conn in room:
+                    conn.send("bye")
+            else:
+                broadcast(list(room), "bye")
+
+    svc, _ = make_service(Chat, broadcast=NAIVE)
+    before, rb = svc.create("before", info()), FakeReceiver()
+    before.attach(rb)
+    svc.create("gone", info()).attach(GoneAfterOpen())
+    after, ra = svc.create("after", info()), FakeReceiver()
+    after.attach(ra)
+    assert broadcast(list(room), "1") == 2
+    broadcast(list(room), "2")
+    assert messages_of(rb.frames) == ["1", "bye", "2"]
+    assert messages_of(ra.frames) == ["bye", "1", "2"]

@@ -277,3 +277,67 @@ def test_shutdown_closes_everything():
 def test_options_validation():
     with pytest.raises(ValueError):
         options.ServiceOptions(heartbeat=0)
+
+
+# -- the clock of a send (the naive broadcast reads it once for every copy) -----
+
+def test_a_send_given_the_clock_stamps_its_output_with_it_and_the_heartbeat_follows():
+    svc, timers = make_service(heartbeat=2.0)
+    s, r = opened(svc)
+    timers.advance(1.5)
+    broadcast_began = timers.now
+    timers.now += 0.01  # the copies before this one took that long
+    assert s.send("x", broadcast_began)
+    assert s.last_output == broadcast_began
+    timers.advance(1.98)
+    assert r.frames == ["o", 'a["x"]']
+    timers.advance(0.02)  # never later than heartbeat after the output's stamp
+    assert r.frames[-1] == "h"
+
+
+def test_a_send_without_a_clock_stamps_the_time_after_its_write():
+    svc, timers = make_service()
+
+    class Slow(FakeReceiver):
+        def send_frame(self, frame):
+            timers.now += 0.5
+            return super().send_frame(frame)
+
+    s, _ = opened(svc, receiver=Slow())
+    assert s.send("x")
+    assert s.last_output == timers.now
+
+
+def test_a_poll_filled_by_a_send_given_the_clock_waits_from_when_it_left():
+    """``disconnect_delay`` counts from the poll's end (the clock then), not
+    from the stamp of a broadcast that began earlier."""
+    svc, timers = make_service(disconnect_delay=5.0)
+    s, _ = opened(svc, receiver=polling())
+    s.attach(polling())
+    assert s.send("x", timers.now - 3.0)
+    timers.advance(4.9)
+    assert s.state == states.OPEN
+    timers.advance(0.2)
+    assert s.state == states.CLOSED
+
+
+def test_a_send_given_the_clock_to_a_vanished_client_ends_the_session():
+    class Dying(FakeReceiver):
+        def send_frame(self, frame):
+            if frame != "o":
+                raise errors.ReceiverGone()
+            return super().send_frame(frame)
+
+    svc, timers = make_service()
+    s, _ = opened(svc, receiver=Dying())
+    assert not s.send("x", timers.now)
+    assert s.state == states.CLOSED
+
+
+def test_a_raw_session_takes_the_clock_and_sends_as_without_it():
+    svc, timers = make_service()
+    s = svc.create_raw(info())
+    r = FakeReceiver()
+    s.attach(r)
+    assert s.send("x", timers.now) and s.send("y")
+    assert r.frames == ["x", "y"]
