@@ -134,12 +134,11 @@ class GoneAfterOpen(FakeReceiver):
         return super().send_frame(frame)
 
 
-@pytest.mark.parametrize("reaction", ["send", "broadcast"])
-def test_application_code_run_by_a_flush_loses_no_message(reaction):
-    """The flush finds a client gone; its on_close, run in the middle of the
-    flush, sends to (or broadcasts to) the others. Those written before it
-    and those not written yet keep the iteration's broadcasts, in order,
-    then get what on_close sent."""
+def farewell_room(reaction, mode):
+    """Sessions "before", "gone" (its client vanished after the open frame)
+    and "after" of an app whose on_close sends "bye" to the others
+    (``reaction`` "send") or broadcasts it ("broadcast"): (room, timers,
+    the receivers of "before" and "after")."""
     room = []
 
     class Chat(SockJSConnection):
@@ -154,12 +153,22 @@ def test_application_code_run_by_a_flush_loses_no_message(reaction):
             else:
                 broadcast(list(room), "bye")
 
-    svc, timers = make_service(Chat, broadcast=FAST)
+    svc, timers = make_service(Chat, broadcast=mode)
     before, rb = svc.create("before", info()), FakeReceiver()
     before.attach(rb)
     svc.create("gone", info()).attach(GoneAfterOpen())
     after, ra = svc.create("after", info()), FakeReceiver()
     after.attach(ra)
+    return room, timers, rb, ra
+
+
+@pytest.mark.parametrize("reaction", ["send", "broadcast"])
+def test_application_code_run_by_a_flush_loses_no_message(reaction):
+    """The flush finds a client gone; its on_close, run in the middle of the
+    flush, sends to (or broadcasts to) the others. Those written before it
+    and those not written yet keep the iteration's broadcasts, in order,
+    then get what on_close sent."""
+    room, timers, rb, ra = farewell_room(reaction, FAST)
     broadcast(list(room), "1")
     broadcast(list(room), "2")
     timers.end_iteration()
@@ -230,26 +239,7 @@ def test_application_code_run_by_a_naive_copy_loses_no_message(reaction):
     """A copy finds a client gone; its on_close, run in the middle of the
     broadcast, sends to (or broadcasts to) the others: each gets every
     message, the inner one where on_close sent it."""
-    room = []
-
-    class Chat(SockJSConnection):
-        def on_open(self, info):
-            room.append(self)
-
-        def on_close(self):
-            room.remove(self)
-            if reaction == "send":
-                for conn in room:
-                    conn.send("bye")
-            else:
-                broadcast(list(room), "bye")
-
-    svc, _ = make_service(Chat, broadcast=NAIVE)
-    before, rb = svc.create("before", info()), FakeReceiver()
-    before.attach(rb)
-    svc.create("gone", info()).attach(GoneAfterOpen())
-    after, ra = svc.create("after", info()), FakeReceiver()
-    after.attach(ra)
+    room, _, rb, ra = farewell_room(reaction, NAIVE)
     assert broadcast(list(room), "1") == 2
     broadcast(list(room), "2")
     assert messages_of(rb.frames) == ["1", "bye", "2"]
