@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import pytest
 
@@ -351,9 +351,11 @@ def test_redis_lost_each_worker_serves_its_own_logs_once_counts_and_reconnects()
 def test_a_python_and_a_node_process_on_one_redis_see_each_others_messages(redis, mode):
     naive = ["--naive"] if mode == "naive" else []
     python = ServerProcess(["--broker", redis.url] + naive, command=OURS)
-    node = ServerProcess(["--broker", redis.url] + naive, command=["node", NODE_SERVER])
+    node: Optional[ServerProcess] = None
     clients: Dict[str, Client] = {}
     try:
+        # Inside the try: a Node server that fails to start must not leave ours running.
+        node = ServerProcess(["--broker", redis.url] + naive, command=["node", NODE_SERVER])
         assert python.fields["broker"] == node.fields["broker"] == redis.url
         clients = {"py": Client(python.url, raw=False, sid="p"),
                    "py-raw": Client(python.url, raw=True),
@@ -372,4 +374,5 @@ def test_a_python_and_a_node_process_on_one_redis_see_each_others_messages(redis
         for c in clients.values():
             c.close()
         python.stop()
-        node.stop()
+        if node is not None:
+            node.stop()
