@@ -19,6 +19,10 @@ Usage (from server-python/, the client jar built):
     ../.venv-pypy/bin/python tools/profile_broadcast.py --connections 1000 --rate 12000
     ../.venv-cpython/bin/python tools/profile_broadcast.py --connections 1000 --rate 130 --naive
 
+The client's point times each sender's own copy of its messages (the
+standard profile's RTT), not every copy: for the latency of every copy at
+many sessions use ``make bench PROFILE=sessions`` (docs/sessions.md).
+
 A profile is a measurement: run it alone on the machine, as a benchmark."""
 from __future__ import annotations
 
