@@ -37,7 +37,7 @@ from sockbench_server.protocol.options import (FAST, NAIVE, ConnectionInfo,  # n
                                                ServiceOptions)
 from sockbench_server.protocol.service import Service  # noqa: E402
 from sockbench_server.tornado_io.timers import LoopTimers  # noqa: E402
-from sockbench_server.tornado_io.websocket import WsReceiver  # noqa: E402
+from sockbench_server.tornado_io.ws_receivers import WsReceiver  # noqa: E402
 
 
 class CountingStream:
@@ -59,7 +59,7 @@ class CountingStream:
 
 
 class MemoryWsReceiver:
-    """The receiver interface of tornado_io.websocket.WsReceiver, writing to
+    """The receiver interface of tornado_io.ws_receivers.WsReceiver, writing to
     a :class:`CountingStream` instead of a socket's IOStream."""
 
     __slots__ = ("stream",)

@@ -1,4 +1,4 @@
-"""WsReceiver (tornado_io/websocket.py) on real Tornado streams and
+"""WsReceiver (tornado_io/ws_receivers.py) on real Tornado streams and
 connections: a frame string is encoded, headed and written in one call
 (``send_frame``, naive mode's copy per recipient) with the same bytes as
 ``encode_wire``; the connection and stream it took at open still tell a
@@ -20,7 +20,7 @@ from tornado.websocket import WebSocketHandler, websocket_connect
 from sockbench_server.protocol.errors import ReceiverGone, SlowConsumer
 from sockbench_server.protocol.wsframes import pop_frames
 from sockbench_server.tornado_io.tornado_private import account_stream, unsent_bytes
-from sockbench_server.tornado_io.websocket import WsReceiver
+from sockbench_server.tornado_io.ws_receivers import WsReceiver
 
 
 def _receiver_over(stream, max_buffer=1 << 20):

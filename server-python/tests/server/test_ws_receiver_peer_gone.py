@@ -11,7 +11,7 @@ import pytest
 from tornado.iostream import IOStream
 
 from sockbench_server.protocol.errors import ReceiverGone
-from sockbench_server.tornado_io.websocket import WsReceiver
+from sockbench_server.tornado_io.ws_receivers import WsReceiver
 
 
 def _receiver_over(stream):

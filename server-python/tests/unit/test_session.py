@@ -208,13 +208,16 @@ def test_bad_websocket_payload_closes_only_that_session(bad, caplog):
     assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
 
 
-def test_receiver_gone_during_write():
-    class Dying(FakeReceiver):
-        def send_frame(self, frame):
-            if frame != "o":
-                raise errors.ReceiverGone()
-            return super().send_frame(frame)
+class Dying(FakeReceiver):
+    """A client that vanished after the open frame: the next write finds it gone."""
 
+    def send_frame(self, frame):
+        if frame != "o":
+            raise errors.ReceiverGone()
+        return super().send_frame(frame)
+
+
+def test_receiver_gone_during_write():
     svc, _ = make_service()
     s, r = opened(svc, receiver=Dying())
     assert not s.send("x")  # the write finds the connection gone
@@ -322,12 +325,6 @@ def test_a_poll_filled_by_a_send_given_the_clock_waits_from_when_it_left():
 
 
 def test_a_send_given_the_clock_to_a_vanished_client_ends_the_session():
-    class Dying(FakeReceiver):
-        def send_frame(self, frame):
-            if frame != "o":
-                raise errors.ReceiverGone()
-            return super().send_frame(frame)
-
     svc, timers = make_service()
     s, _ = opened(svc, receiver=Dying())
     assert not s.send("x", timers.now)
