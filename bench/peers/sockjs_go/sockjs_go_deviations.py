@@ -3,7 +3,8 @@
 each explained in bench/peers/sockjs_go/README.md.
 
 Each deviation is an xfail(strict=True): if sockjs-go (or the app around it)
-starts passing one, the run fails and the entry must go. A listed test that is
+starts passing one, the run fails and the entry must go. A race (RACES) fails
+only in some runs, so it is an xfail(strict=False): it may pass. A listed test that is
 no longer collected is an error too, so the list cannot silently go stale.
 
 Loaded by `make test-peer-sockjs-go` with `-p sockjs_go_deviations`.
@@ -38,6 +39,22 @@ NO_SESSION_BUDGET = ("no session budget (docs/protocol.md section 7): sockjs-go 
                      "flag (exit 2)")
 UNICODE = ("frames are encoded with Go's json.Marshal, which escapes only U+2028/U+2029 of the characters "
            "SockJS asks to escape (U+200C-U+200F, U+2060-U+206F, U+FFF0-U+FFFF, ...)")
+
+# Timing-dependent, so not strict: they pass in most runs. sockjs-go detaches a finished
+# xhr poll's receiver in a goroutine of its own (session.go attachReceiver, lines 108-116),
+# while the poll's handler returns, so its response is complete, as soon as the receiver
+# is done (xhr.go xhrPoll, lines 81-84). A client's next request can come first: a new
+# poll then finds a receiver still attached (c[2010]), and a message sent meanwhile goes
+# to the finished receiver and is lost.
+XHR_DETACH_RACE = ("a finished xhr poll's receiver is detached by a goroutine after the response is complete: "
+                   "an immediate next poll can get c[2010,\"Another connection still open\"] and a message sent "
+                   "in between can be lost (timing-dependent)")
+RACES = {
+    'test_contract.py::TestTiming::test_sessions_expire_after_disconnect_delay':
+        XHR_DETACH_RACE,
+    'test_sockjs_protocol.py::XhrPolling::test_content_types':
+        XHR_DETACH_RACE,
+}
 
 # Whole modules the peer does not implement: every test in them is a deviation.
 MODULE_DEVIATIONS = {
@@ -127,8 +144,11 @@ def pytest_collection_modifyitems(config, items):
         if reason:
             seen.add(key)
             item.add_marker(pytest.mark.xfail(strict=True, reason=f"sockjs-go deviation: {reason}"))
+        elif item.nodeid in RACES:
+            seen.add(item.nodeid)
+            item.add_marker(pytest.mark.xfail(strict=False, reason=f"sockjs-go race: {RACES[item.nodeid]}"))
     # Only check for stale entries on a full run (a -k or single-file run collects fewer tests).
     if not config.option.keyword and not config.option.markexpr and len(items) > 50:
-        stale = sorted((set(DEVIATIONS) | set(MODULE_DEVIATIONS)) - seen)
+        stale = sorted((set(DEVIATIONS) | set(MODULE_DEVIATIONS) | set(RACES)) - seen)
         if stale:
             raise pytest.UsageError(f"sockjs_go_deviations lists tests that no longer exist: {stale}")
