@@ -208,24 +208,27 @@ def test_http_transports_are_refused_with_a_sockjs_close_frame(redis):
 
 def test_sigterm_says_goodbye_on_every_worker_and_ends_all_within_2_s(redis):
     server = ServerProcess(["--workers", "2", "--broker", redis.url], command=OURS)
-    pids = worker_pids(server)
-    # The kernel hashes each connection to a worker (SO_REUSEPORT): 6 sessions
-    # all landed on one worker about once in 32 runs. Open more, up to 40, until
-    # both workers hold one (all 40 on one worker: 2**-39).
-    clients = [Client(server.url, raw=False, sid="g%d" % i) for i in range(6)]
-    while len(set(owner_of_each(server, clients))) < 2 and len(clients) < 40:
-        clients += [Client(server.url, raw=False, sid="g%d" % (len(clients) + i)) for i in range(6)]
-    assert len(set(owner_of_each(server, clients))) == 2, "sessions on both workers"
-    started = time.monotonic()
-    assert server.stop() == 0
-    assert time.monotonic() - started < 2.0
-    for c in clients:
-        c.ws.timeout = 5
-        assert c.ws.recv() == 'c[3000,"Go away!"]'
-        c.close()
-    time.sleep(0.1)
-    for pid in pids:
-        assert has_exited(pid), "worker %d gone" % pid
+    try:
+        pids = worker_pids(server)
+        # The kernel hashes each connection to a worker (SO_REUSEPORT): 6 sessions
+        # all landed on one worker about once in 32 runs. Open more, up to 40, until
+        # both workers hold one (all 40 on one worker: 2**-39).
+        clients = [Client(server.url, raw=False, sid="g%d" % i) for i in range(6)]
+        while len(set(owner_of_each(server, clients))) < 2 and len(clients) < 40:
+            clients += [Client(server.url, raw=False, sid="g%d" % (len(clients) + i)) for i in range(6)]
+        assert len(set(owner_of_each(server, clients))) == 2, "sessions on both workers"
+        started = time.monotonic()
+        assert server.stop() == 0
+        assert time.monotonic() - started < 2.0
+        for c in clients:
+            c.ws.timeout = 5
+            assert c.ws.recv() == 'c[3000,"Go away!"]'
+            c.close()
+        time.sleep(0.1)
+        for pid in pids:
+            assert has_exited(pid), "worker %d gone" % pid
+    finally:
+        server.stop()  # idempotent: a failed assertion above must not leave the workers running
 
 
 
