@@ -21,10 +21,11 @@ Messages are ``str`` both ways. ``send`` and ``close`` may be called from any
 callback or from other code running on the server's event loop.
 ``broadcast(connections, message)`` sends one message to many connections,
 fast or naive as each service is configured; it lives with the rest of the
-fan-out in ``protocol/fanout.py``. ``connections`` may be any iterable of
-connections; a :class:`Group` (``protocol/group.py``) is the one to use for
-a room that gets many messages: in fast mode another message to the same
-unchanged group costs O(1), not a look at every member.
+fan-out in ``protocol/fanout.py`` (fast mode's batch: ``protocol/batch.py``).
+``connections`` may be any iterable of connections; a :class:`Group`
+(``protocol/group.py``) is the one to use for a room that gets many
+messages: in fast mode another message to the same unchanged group costs
+O(1), not a look at every member.
 """
 from __future__ import annotations
 

@@ -29,8 +29,8 @@ class Group:
         #: same while it has not moved.
         self.version = 0
         #: The fan-out's note of this group's messages in its current batch
-        #: (``fanout.GroupRun``), or None. Written by the fan-out only; typed
-        #: loosely because this module must not import the fan-out.
+        #: (``batch.GroupRun``), or None. Written by the fan-out only; typed
+        #: loosely because this module must not import the fan-out or its batch.
         self.run: Any = None
         for conn in members:
             self.add(conn)

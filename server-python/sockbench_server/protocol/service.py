@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Optional, Set, Union
 from . import frames
 from .codecs import Codec
 from .errors import SessionLimitReached
-from .fanout import Fanout
+from .batch import Fanout
 from .options import NAIVE, ConnectionInfo, ServiceOptions
 from .raw_session import RawSession
 from .receiver import Timers

@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple, cast
 
 from . import frames
 from .errors import SLOW_CONSUMER_CLOSE, ReceiverGone, SlowConsumer
-from .fanout import NO_SLICE
+from .batch import NO_SLICE
 from .options import ConnectionInfo
 from .ratelog import slow_consumers
 from .receiver import Receiver, WireReceiver
@@ -64,7 +64,7 @@ class Session:
         self.detached_at = now
         self._timer: Any = None
         self._notified = False
-        #: This session's slice of the current fan-out batch (fanout.py).
+        #: This session's slice of the current fan-out batch (batch.py).
         self.batch_from = 0
         self.batch_to = NO_SLICE
         #: Bytes of ``queue[:queue_counted]``, for the ``max_buffer`` cap.

@@ -26,7 +26,7 @@ asks first. It is counted *in flight* at its worst case (its size times the
 number of clients: what an application could make of it) while it is handed
 to the application; after that, what it produced is counted where it went.
 Naive mode writes at once, so into ``total``. Fast mode writes nothing
-before the end of the loop turn: its batch (``protocol/fanout.py``) tells
+before the end of the loop turn: its batch (``protocol/batch.py``) tells
 the budget what it will hold once written (:meth:`defer`, :meth:`watch`).
 A message is admitted while the unsent total plus the deferred batches
 plus its own worst case stay under ``pause_at``, and while the turn's
@@ -209,7 +209,7 @@ class OutputBudget:
     # -- what fast batches report ------------------------------------------
 
     def watch(self, fanout: Any) -> None:
-        """Have ``fanout`` (a service's ``protocol.fanout.Fanout``) report
+        """Have ``fanout`` (a service's ``protocol.batch.Fanout``) report
         its batches here (:meth:`defer`), each shared frame counted once
         plus what each session's stream copies of it."""
         fanout.budget = self

@@ -116,7 +116,7 @@ class DeflateWsReceiver:
     (``--compression``, docs/compression.md): every frame is compressed with
     this connection's own zlib context, so it has no ``wire_format`` - no two
     sessions share bytes, and the broadcast hands each session the frame
-    string (``fanout``, ``session.write_shared``) to compress itself. That
+    string (``batch.Fanout.flush``, ``session.write_shared``) to compress itself. That
     per-session compression is the cost the compression benchmark measures."""
 
     __slots__ = ("handler", "max_buffer")

@@ -1,8 +1,9 @@
-"""Broadcasting to a Group in fast mode (protocol/fanout.py, group runs):
-another message to the same unchanged group looks at no member, and every
-change in the middle of an iteration - membership, a private send, a close,
-raw websockets, another group, relayed frames - keeps each session's
-messages and their order as naive mode has them."""
+"""Broadcasting to a Group in fast mode (its survey in protocol/fanout.py,
+its run in protocol/batch.py): another message to the same unchanged group
+looks at no member, and every change in the middle of an iteration -
+membership, a private send, a close, raw websockets, another group, relayed
+frames - keeps each session's messages and their order as naive mode has
+them."""
 from __future__ import annotations
 
 import random

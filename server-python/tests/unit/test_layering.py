@@ -99,3 +99,12 @@ def test_the_fan_out_and_the_interfaces_do_not_know_sessions():
     assert p + "session" not in graph[p + "fanout"]
     for leaf in ("receiver", "states", "errors", "group"):
         assert graph[p + leaf] == set(), (leaf, graph[p + leaf])
+
+
+def test_the_batch_imports_neither_the_dispatch_nor_sessions():
+    """fanout.py (who gets a message) imports batch.py (the fast batch),
+    never the reverse."""
+    graph = package_imports()
+    p = "sockbench_server.protocol."
+    assert p + "batch" in graph[p + "fanout"]
+    assert not graph[p + "batch"] & {p + "fanout", p + "session", p + "raw_session", p + "service"}

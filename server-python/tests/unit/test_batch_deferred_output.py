@@ -1,5 +1,5 @@
 """What a fast batch tells the output budget before it is written
-(protocol/fanout.py, ``Fanout.budget``): a group run's frame is shared, so
+(protocol/batch.py, ``Fanout.budget``): a group run's frame is shared, so
 its bytes count once plus what each member's stream would copy of it (up to
 ``copy_limit``); a per-session broadcast counts a copy per taker; a flush
 takes back everything it wrote, and what is broadcast during a flush is
