@@ -4,7 +4,7 @@
 # comes from bench/make.mk.
 
 TEST_TARGETS += test-docs
-HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves to a file and heading; every source file is named in its component README; CI runs .ci/run"
+HELP_LINES   += "make test-docs        README.md within 12,000 bytes; every relative link in the Markdown resolves to a file and heading; no file.py:NNN line reference into our Python code; every source file is named in its component README; CI runs .ci/run"
 
 .PHONY: test-docs
 test-docs: $(STAMPS)/venv-bench

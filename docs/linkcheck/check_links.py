@@ -62,7 +62,7 @@ def _heading_text(markdown):
     return text.strip()
 
 
-def _prose_lines(lines):
+def prose_lines(lines):
     """(line number, line) for every line outside fenced code blocks."""
     fence = None
     for number, line in enumerate(lines, 1):
@@ -82,7 +82,7 @@ def anchors_of(markdown):
     and explicit HTML anchors."""
     anchors, seen = set(), {}
     previous = ""
-    for _, line in _prose_lines(markdown.split("\n")):
+    for _, line in prose_lines(markdown.split("\n")):
         text = None
         atx = _ATX.match(line)
         if atx:
@@ -103,7 +103,7 @@ def anchors_of(markdown):
 def links_of(markdown):
     """(line number, target) of every link and image outside code: inline ones and reference
     definitions."""
-    for number, line in _prose_lines(markdown.split("\n")):
+    for number, line in prose_lines(markdown.split("\n")):
         ref = _REFERENCE_DEF.match(line)
         if ref:
             yield number, ref.group(1).strip("<>")
@@ -139,20 +139,25 @@ def problem_with(root, source, target, read_anchors):
     return None
 
 
-def markdown_files(root):
-    """The Markdown files to check, relative to root: what git tracks or would track (new pages
-    included, ignored installs excluded), or, outside a checkout, a walk that skips installs."""
+def repository_files(root, suffix):
+    """The files whose names end with `suffix`, relative to root: what git tracks or would track
+    (new files included, ignored installs excluded), or, outside a checkout, a walk that skips
+    installs."""
     try:
         out = subprocess.run(["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard",
-                              "--", "*.md"], capture_output=True, text=True, check=True).stdout
+                              "--", "*" + suffix], capture_output=True, text=True, check=True).stdout
         files = [f for f in out.split("\n") if f]
     except (OSError, subprocess.CalledProcessError):
         files = []
         for folder, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith(".venv"))
-            files += [os.path.relpath(os.path.join(folder, n), root) for n in names if n.endswith(".md")]
-    return sorted(f for f in files
-                  if not f.startswith(FIXTURES + os.sep) and os.path.isfile(os.path.join(root, f)))
+            files += [os.path.relpath(os.path.join(folder, n), root) for n in names if n.endswith(suffix)]
+    return sorted(f for f in files if os.path.isfile(os.path.join(root, f)))
+
+
+def markdown_files(root):
+    """The Markdown files to check, relative to root (repository_files), this checker's fixtures left out."""
+    return [f for f in repository_files(root, ".md") if not f.startswith(FIXTURES + os.sep)]
 
 
 def broken_links(root, files):
