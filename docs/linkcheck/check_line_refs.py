@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_links import markdown_files, prose_lines, repository_files  # noqa: E402
+from check_links import prose_lines, repository_files, run_command  # noqa: E402
 
 # A path ending in .py, then a colon and a line number (a range's first line is enough). The path
 # may be absolute; it may not continue a longer word (`my.fanout.py:3` is not `fanout.py:3`).
@@ -106,19 +106,14 @@ def describe(root, source, number, ref, target):
             f"edit; name the symbol instead: {instead}, and the statement in a few words if one is meant")
 
 
+def report(root, files):
+    """A line per reference in `files` into our Python code, and the line saying there is none."""
+    return ([describe(root, *entry) for entry in line_refs(root, files)],
+            f"no line reference into our Python code in {len(files)} Markdown files")
+
+
 def main(argv):
-    if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: check_line_refs.py [REPO_ROOT]", file=sys.stderr)
-        return 2
-    root = os.path.abspath(argv[0] if argv else os.path.join(os.path.dirname(__file__), "..", ".."))
-    files = markdown_files(root)
-    found = line_refs(root, files)
-    for entry in found:
-        print(describe(root, *entry))
-    if found:
-        return 1
-    print(f"no line reference into our Python code in {len(files)} Markdown files")
-    return 0
+    return run_command(argv, "check_line_refs.py", report)
 
 
 if __name__ == "__main__":

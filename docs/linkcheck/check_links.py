@@ -190,23 +190,33 @@ def readme_problem(root):
     return None
 
 
-def main(argv):
+def run_command(argv, program, report):
+    """Run a check as the command `program [REPO_ROOT]` (by default the repository this file is in):
+    report(root, markdown files) gives the lines saying what is wrong and the line saying all is
+    well. Prints them; returns the exit status: 0 all is well, 1 something is wrong, 2 a bad
+    command line."""
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: check_links.py [REPO_ROOT]", file=sys.stderr)
+        print(f"usage: {program} [REPO_ROOT]", file=sys.stderr)
         return 2
     root = os.path.abspath(argv[0] if argv else os.path.join(os.path.dirname(__file__), "..", ".."))
-    files = markdown_files(root)
-    broken = broken_links(root, files)
-    for source, number, target, why in broken:
-        print(f"{source}:{number}: ({target}): {why}")
+    problems, all_well = report(root, markdown_files(root))
+    print("\n".join(problems) if problems else all_well)
+    return 1 if problems else 0
+
+
+def report(root, files):
+    """What is wrong with the links in `files` and with README.md, and the line saying all is well."""
+    problems = [f"{source}:{number}: ({target}): {why}"
+                for source, number, target, why in broken_links(root, files)]
     size = readme_problem(root)
     if size:
-        print(size)
-    if broken or size:
-        return 1
-    print(f"every relative link in {len(files)} Markdown files resolves; README.md is within "
-          f"{README_LIMIT_BYTES:,} bytes")
-    return 0
+        problems.append(size)
+    return problems, (f"every relative link in {len(files)} Markdown files resolves; README.md is within "
+                      f"{README_LIMIT_BYTES:,} bytes")
+
+
+def main(argv):
+    return run_command(argv, "check_links.py", report)
 
 
 if __name__ == "__main__":
