@@ -40,7 +40,10 @@ so the order of every session's messages is the same either way.
 What the batch will hold once written is reported as it grows
 (:meth:`Fanout.count_run`, :meth:`Fanout.count`) to a
 :class:`DeferredOutput`, the I/O layer's output budget, and taken back by
-the flush.
+the flush. In a broadcast domain (``--broker``) the flush also hands the
+iteration's own messages to the relay, once (``Fanout.publish``); the
+per-message hook of naive mode (``Fanout.publish_message``) sits here too
+but is called by ``fanout.py``.
 
 The protocols below (:class:`Broadcaster`, :class:`Recipient`,
 :class:`RawRecipient`, :class:`BatchMember`, :class:`Addressee`) are how
