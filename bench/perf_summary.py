@@ -2,9 +2,9 @@
 the other C libraries, JIT code, and every other task that ran on that core (idle included).
 
 Read with `perf report --stdio --no-children -g none` (self samples, no call graphs printed), once
-sorted by task, shared object and symbol, once by task and *parent* (the nearest softirq entry on a
-sample's call chain, which needs the chain `perf record -g` took), and once for the server's own
-tasks. Sample counts, not perf's rounded percentages, are summed, so the shares add up to 100 %.
+sorted by task, shared object, symbol and *parent* (the nearest softirq entry on a sample's call
+chain, which needs the chain `perf record -g` took), and once for the server's own threads.
+Sample counts, not perf's rounded percentages, are summed, so the shares add up to 100 %.
 
 Used by kernel_profile.py (`make profile-kernel`); standard library only.
 """
@@ -33,10 +33,17 @@ OTHER_TASK_ROWS = 8
 KERNEL = "kernel (`[kernel.kallsyms]`)"
 LIBC = "libc and other C libraries (`libc`, `libm`, `ld-linux`, `libssl`, `libcrypto`, `[vdso]`, ...)"
 OTHER_FILES = "other mapped files (extension modules, ...)"
-JIT_NAMED = "JIT code (named: `perf-PID.map` / `[JIT]`)"
-JIT_UNRESOLVED = "JIT code (unresolved: anonymous memory, `[unknown]`)"
+JIT_NAMED = "JIT code (named through the runtime's perf map)"
+JIT_UNRESOLVED = "JIT code (unresolved: no perf map)"
+UNRESOLVED_SYMBOL = "(JIT code at addresses perf cannot name)"
 _C_LIBRARY = re.compile(r"^(lib[\w+\-]*\.so[.\d]*|ld-linux[\w\-.]*|\[vdso\]|\[vsyscall\])$")
-_JIT_NAMED = re.compile(r"^(perf-\d+\.map|\[JIT\] tid \d+|jitted-\d+-\d+\.so)$")
+#: Where perf puts code in anonymous executable memory: `[JIT] tid PID` (named from /tmp/perf-PID.map
+#: when the runtime writes one, e.g. node --perf-basic-prof), the map's own name, jitdump's
+#: `jitted-*.so`, or no file at all.
+_JIT_DSO = re.compile(r"^(\[JIT\] tid \d+|perf-\d+\.map|jitted-\d+-\d+\.so|\[unknown\]|//anon.*|\[anon[^\]]*\]"
+                      r"|memfd:.*)$")
+#: A symbol perf could not name: the bare address (or `[unknown]`).
+_ADDRESS = re.compile(r"^(0x[0-9a-f]+|\[unknown\])$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +56,7 @@ class Row:
     dso: str
     symbol: str
     kernel: bool   # perf's `[k]`: the sample's instruction was the kernel's
+    softirq: str   # the nearest softirq entry on the sample's call chain (PARENT_PATTERN), "" for none
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,28 +110,25 @@ def task(cell):
 
 @dataclasses.dataclass
 class Recording:
-    """One recording, read: every row, the server's threads among them, and each thread's samples
-    in a softirq ({tid: Counter(softirq entry -> samples)})."""
+    """One recording, read: every row, and the server's threads among them."""
 
     rows: list
     server_tids: set
-    softirq: dict
 
     @classmethod
     def read(cls, data_path, server_pids, perf="perf"):
         """Read `data_path`; `server_pids` are the server's processes (their threads are its tasks)."""
         rows = []
-        for samples, (pid_comm, dso, symbol) in report(data_path, "pid,dso,sym", perf=perf):
+        # One pass for the rows and their softirq parent: resolving symbols is what costs.
+        for samples, (pid_comm, dso, symbol, parent) in report(data_path, "pid,dso,sym,parent",
+                                                               ["-p", PARENT_PATTERN], perf=perf):
             tid, comm = task(pid_comm)
             level, _, name = symbol.partition(" ")
-            rows.append(Row(samples, tid, comm, dso, name, level == "[k]"))
+            rows.append(Row(samples, tid, comm, dso, name, level == "[k]", "" if parent == "[other]" else parent))
+        # perf's pid key is the thread; --pid selects by process, so this names the server's threads.
         pids = ",".join(str(p) for p in server_pids)
         server_tids = {task(cells[0])[0] for _, cells in report(data_path, "pid", ["--pid", pids], perf=perf)}
-        softirq = {}
-        for samples, (pid_comm, parent) in report(data_path, "pid,parent", ["-p", PARENT_PATTERN], perf=perf):
-            if parent != "[other]":
-                softirq.setdefault(task(pid_comm)[0], Counter())[parent] += samples
-        return cls(rows, server_tids, softirq)
+        return cls(rows, server_tids)
 
     @property
     def total(self):
@@ -134,7 +139,7 @@ class Recording:
 
     def softirq_samples(self, entries):
         """The server's samples in a softirq whose nearest entry is one of `entries`."""
-        return sum(c[e] for tid, c in self.softirq.items() if tid in self.server_tids for e in entries)
+        return sum(r.samples for r in self.server_rows() if r.softirq in entries)
 
 
 def layer(row, runtime):
@@ -143,21 +148,20 @@ def layer(row, runtime):
         return KERNEL
     if runtime.owns(row.dso):
         return runtime_label(runtime)
-    if _JIT_NAMED.match(row.dso):
-        return JIT_NAMED
     if _C_LIBRARY.match(row.dso):
         return LIBC
-    if row.dso.startswith(("[", "//anon", "memfd:")):
-        return JIT_UNRESOLVED
+    if _JIT_DSO.match(row.dso):
+        return JIT_UNRESOLVED if unresolved_code(row) else JIT_NAMED
     return OTHER_FILES
+
+
+def unresolved_code(row):
+    """A user-space sample in anonymous executable memory (JIT code) whose symbol perf could not name."""
+    return not row.kernel and bool(_JIT_DSO.match(row.dso)) and bool(_ADDRESS.match(row.symbol))
 
 
 def runtime_label(runtime):
     return f"runtime binary (`{runtime.exe}`, `{runtime.library_prefix}*`)"
-
-
-def other_task_label(tid, comm):
-    return "idle (`swapper`)" if tid == IDLE_PID else f"other task: `{comm}`"
 
 
 def layer_rows(recording, runtime):
@@ -180,10 +184,14 @@ def layer_rows(recording, runtime):
             add("&nbsp;&nbsp;of which network receive softirq (`net_rx_action`)",
                 recording.softirq_samples([NET_RX_SOFTIRQ]))
             add("&nbsp;&nbsp;of which other softirq work", recording.softirq_samples(SOFTIRQ_ENTRIES))
-    others = Counter()
+    idle, others = 0, Counter()
     for r in recording.rows:
-        if r.tid not in recording.server_tids:
-            others[other_task_label(r.tid, r.comm)] += r.samples
+        if r.tid == IDLE_PID:
+            idle += r.samples
+        elif r.tid not in recording.server_tids:
+            others[f"other task: `{r.comm}`"] += r.samples
+    # The idle row is always there: an idle share of 0 says the core was never idle.
+    add("idle (`swapper`)", idle, of_server=False)
     rest = 0
     for i, (label, samples) in enumerate(others.most_common()):
         if i < OTHER_TASK_ROWS and samples / total >= OTHER_TASK_MIN_SHARE:
@@ -201,7 +209,8 @@ def top_symbols(recording, kernel, n):
     counts = Counter()
     for r in recording.server_rows():
         if r.kernel == kernel:
-            counts[(r.symbol, r.dso)] += r.samples
+            # Each unresolved JIT address would be a row of its own: they are one symbol here.
+            counts[(UNRESOLVED_SYMBOL if unresolved_code(r) else r.symbol, r.dso)] += r.samples
     return [(sym, dso, samples) for (sym, dso), samples in counts.most_common(n)]
 
 
