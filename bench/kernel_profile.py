@@ -113,13 +113,15 @@ def header(args, variant, recorder, result_path, recording, began):
         server = json.load(f).get("server", {})
     named, unresolved = perf_summary.jit_samples(recording, perf_summary.Runtime.from_path(recorder.server_exe))
     if unresolved:
-        jit = (f"{unresolved:,} of the server's samples fell in JIT code perf cannot name: the launch is the "
-               "registry's, unchanged, so no runtime flag (node's `--perf-basic-prof`) writes a perf map; they are "
-               "one row, \"JIT code (unresolved)\"")
+        # The registry's launch has no place for runtime flags such as node's --perf-basic-prof, and the
+        # server starts exactly as the runner starts it: so no perf map, and the JIT code stays one row.
+        jit = (f"{unresolved:,} of the server's samples fell in JIT code perf cannot name: the server runs as the "
+               "registry launches it, with no runtime flag (such as node's `--perf-basic-prof`) writing a perf "
+               f"map, so they are one row, \"{perf_summary.JIT_UNRESOLVED}\"")
     elif named:
-        jit = f"JIT code named through the runtime's perf map ({named:,} samples)"
+        jit = f"{named:,} samples in JIT code, named through the runtime's perf map"
     else:
-        jit = "no samples fell in JIT code"
+        jit = "no samples fell in JIT code (anonymous executable memory)"
     c = args.server_cpu
     return "\n".join([
         f"### Kernel view: {variant.name}, {args.connections:,} connections, {args.rate:g} msgs/s\n",
