@@ -143,11 +143,36 @@ bench-scaleout: $(BENCH_COMMON_DEPS)
 	@$(call registry-install,$(SERVER),--single)
 	$(BENCH_PY) $(ROOT)/bench/run_scaleout.py $(SCALEOUT_ARGS)
 
-.PHONY: setup-bench test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
+# make profile-kernel SERVER=<entry> CONNECTIONS=N RATE=MSGS/S [SECONDS=15] [TOP=12]: what the server's core
+# spends at one fixed broadcast point as the kernel's sampler sees it (bench/kernel_profile.py; bench/README.md
+# "Kernel view"): the server pinned to SERVER_CPU (one core, default 0) as the runner starts it, the client on
+# CLIENT_CPU (default 1), `perf record` system-wide on the server's core. perf is Debian's linux-perf. A
+# measurement: run it alone on the machine.
+KERNEL_PROFILE_ARGS = --server '$(SERVER)' --connections '$(CONNECTIONS)' --rate '$(RATE)' --server-cpu '$(SERVER_CPU)' \
+                      $(if $(CLIENT_CPU),--client-cpu '$(CLIENT_CPU)') $(if $(SECONDS),--seconds '$(SECONDS)') \
+                      $(if $(TOP),--top '$(TOP)')
+SETUP_TARGETS += setup-perf
+HELP_LINES += "make profile-kernel SERVER=name CONNECTIONS=N RATE=MSGS/S [SECONDS=15] [TOP=12]   perf on the server's core at one fixed broadcast point: shares of the kernel (softirq apart), the runtime's binary, libc, JIT code, idle and other tasks; top kernel and user symbols (Markdown)" \
+              "make setup-perf       install Debian's linux-perf (make profile-kernel and its tests)"
+
+# `perf --version` must run, not only exist, so a broken install is installed again.
+setup-perf: $(STAMPS)/linux-perf
+$(STAMPS)/linux-perf: | $(STAMPS)
+	@$(call ensure-debian,perf --version,linux-perf)
+	@touch $@
+
+# The command line is checked first (usage errors exit 2 before anything is installed or started).
+profile-kernel: $(CLIENT_JAR) $(STAMPS)/venv-bench $(STAMPS)/linux-perf
+	@[ -n "$(SERVER)" ] && [ -n "$(CONNECTIONS)" ] && [ -n "$(RATE)" ] || { echo "usage: make profile-kernel SERVER=name CONNECTIONS=N RATE=MSGS/S [SECONDS=15] [TOP=12] [SERVER_CPU=0] [CLIENT_CPU=1] (make servers lists the names)" >&2; exit 2; }
+	@$(BENCH_PY) $(ROOT)/bench/kernel_profile.py $(KERNEL_PROFILE_ARGS) --check-usage
+	@$(call registry-install,$(SERVER),--single)
+	@$(BENCH_PY) $(ROOT)/bench/kernel_profile.py $(KERNEL_PROFILE_ARGS)
+
+.PHONY: setup-bench setup-perf profile-kernel test-bench bench bench-pypy bench-cpython bench-node bench-peer-sockjs-tornado compare saturation-tables \
         session-kind-costs \
         bench-plan bench-url servers install-server serve
 # The end-to-end tests run real (smoke-sized) load against real servers.
-test-bench: $(STAMPS)/venv-bench $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis $(STAMPS)/setup-haproxy setup-python-runtimes
+test-bench: $(STAMPS)/venv-bench $(STAMPS)/linux-perf $(STAMPS)/venv-peer-cpython $(CLIENT_JAR) $(STAMPS)/python-cpython $(STAMPS)/python-pypy $(NODE_STAMP) $(STAMPS)/setup-redis $(STAMPS)/setup-haproxy setup-python-runtimes
 	cd $(ROOT) && $(BENCH_PY) -m pytest -q bench/tests
 
 bench-pypy: $(BENCH_COMMON_DEPS) $(STAMPS)/python-pypy

@@ -27,7 +27,6 @@ A profile is a measurement: run it alone on the machine, as a benchmark."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -41,13 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
-from measured_server import start_server, stop_server  # noqa: E402
+from measured_server import start_server, stop_server  # noqa: E402  (puts docs/contract on sys.path)
 from profile_summary import Summary, pyspy_stacks, vmprof_stacks  # noqa: E402
+# The point's client flags and verdict line are shared with the bench's perf profile (kernel_profile.py).
+from sockbench_contract.fixed_rate_point import client_args, point_line, window_start_s  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
-#: Seconds the client warms up before its measured point (the JIT, the sessions' first messages).
-WARMUP_S = 3
 #: py-spy's samples per second: enough for shares to 0.5 %, cheap on the client's core.
 PYSPY_RATE = 250
 
@@ -93,27 +92,9 @@ def pyspy_path() -> str:
 
 
 def client_command(args: argparse.Namespace, url: str, pid: int, out: str) -> List[str]:
-    # One point at one fixed rate: start = max rate, no refinement, no confirmation.
-    return ["taskset", "-c", str(args.client_cpu), "java", "-jar", JAR, "--url", url + "/broadcast",
-            "--server-pid", str(pid), "--levels", str(args.connections), "--start-rate", f"{args.rate:g}",
-            "--max-rate", f"{args.rate:g}", "--rate-factor", "2", "--step", f"{args.seconds + 2:g}",
-            "--warmup", str(WARMUP_S), "--settle", "0.5", "--no-confirm", "--refine-steps", "0",
-            "--no-adaptive-start", "--out", out]
-
-
-def point_line(result_path: str) -> str:
-    """The client's measured point: rate sent and received, mean RTT, verdict."""
-    with open(result_path) as f:
-        doc = json.load(f)
-    points = [p for level in doc.get("levels", []) for p in level.get("points", [])]
-    if not points:
-        return "the client measured no point"
-    p = points[-1]
-    mpf = p.get("messages_per_frame", {}).get("mean")
-    return (f"sent {p['sent_per_s']:,.0f}/s, received {p['received_per_s']:,.0f}/s, "
-            f"RTT mean {p['rtt_ms']['mean']:.1f} ms, {p['state']}, server CPU {p.get('server_cpu_pct', '?')} %, "
-            f"client CPU {p.get('client_cpu_pct', '?')} %"
-            + (f", {mpf:.1f} msgs/frame" if mpf is not None else ""))
+    # One point at one fixed rate (sockbench_contract.fixed_rate_point).
+    return (["taskset", "-c", str(args.client_cpu), "java", "-jar", JAR, "--url", url + "/broadcast",
+             "--server-pid", str(pid)] + client_args(args.connections, args.rate, args.seconds) + ["--out", out])
 
 
 def main(argv: List[str]) -> int:
@@ -142,7 +123,7 @@ def main(argv: List[str]) -> int:
                                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "client.log"), "wb"))
         if not pypy:
             # Sessions open in a second or two; the warm-up then runs: attach after both.
-            time.sleep(WARMUP_S + 2 + args.connections / 2000)
+            time.sleep(window_start_s(args.connections))
             sampler = subprocess.Popen(["taskset", "-c", str(args.client_cpu), pyspy_path(), "record",
                                         "-p", str(server.pid), "-d", f"{args.seconds:g}", "-r", str(PYSPY_RATE),
                                         "-f", "raw", "-o", raw, "--nonblocking"],
