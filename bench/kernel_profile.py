@@ -19,6 +19,7 @@ A profile is a measurement: run it alone on the machine, as a benchmark.
 """
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -41,7 +42,8 @@ from profiles import load_client_profiles  # noqa: E402
 from run_bench import available_variants, check_installed, run_as_command  # noqa: E402
 from run_config import from_cli  # noqa: E402
 from servers import ROOT, entry  # noqa: E402
-from sockbench_contract.fixed_rate_point import client_args, measured_point, point_line, window_start_s  # noqa: E402
+from sockbench_contract.fixed_rate_point import (client_args, measured_point, point_line, sessions_missing,
+                                                 window_start_s)  # noqa: E402
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 
@@ -94,7 +96,10 @@ def run_config(args):
     ns = runner_parser().parse_args(["--server", args.server, "--profile", BASE_PROFILE, "--port", "0",
                                      "--server-cpu", str(args.server_cpu), "--client-cpu", str(args.client_cpu),
                                      "--client-args", ""])
-    return from_cli(ns)
+    # The server is to hold the point's sessions, as the sessions profile starts it (measure.py passes
+    # `sessions` to a server with that knob): without it such a server keeps its default limit and
+    # refuses the rest with 503.
+    return dataclasses.replace(from_cli(ns), sessions=args.connections)
 
 
 def git_revision():
@@ -190,6 +195,9 @@ def profile(args):
     problem = rec.problem() or (None if measured_point(result_path) else "the client measured no point")
     if problem:
         raise StepError("perf record", f"{problem}; files kept in {work}")
+    short = sessions_missing(result_path, args.connections)
+    if short:
+        raise StepError("client", f"{short}; files kept in {work}")
     try:
         recording = perf_summary.Recording.read(rec.data_path, rec.server_pids)
     except RuntimeError as exc:

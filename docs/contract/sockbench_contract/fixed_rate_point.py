@@ -43,6 +43,21 @@ def measured_point(result_path):
     return points[-1] if points else None
 
 
+def sessions_missing(result_path, connections):
+    """Why the client's point is not of `connections` sessions, in one line (how many opened, and
+    the connect errors the client counted); None when every one of them opened. A profile of fewer
+    sessions than asked is not the point it names: a tool refuses it rather than print it."""
+    with open(result_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    levels = doc.get("levels", [])
+    opened = levels[-1].get("connected", 0) if levels else 0
+    if opened >= connections:
+        return None
+    errors = levels[-1].get("connect_errors", 0) if levels else 0
+    return (f"only {opened:,} of {connections:,} sessions opened ({errors:,} connect errors; the "
+            "server's session limit or the machine's open files, see the server log)")
+
+
 def point_line(result_path):
     """The client's measured point in one line: rate sent and received, mean RTT, its verdict
     (ok / saturated / ...), the server's and the client's CPU."""

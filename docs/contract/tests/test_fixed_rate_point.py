@@ -6,7 +6,7 @@ import json
 import os
 
 from sockbench_contract.fixed_rate_point import (WARMUP_S, WINDOW_MARGIN_S, client_args, measured_point,
-                                                 point_line, window_start_s)
+                                                 point_line, sessions_missing, window_start_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -38,3 +38,11 @@ def test_the_verdict_line_is_the_last_point_of_a_real_client_result():
     line = point_line(path)
     assert f"received {last['received_per_s']:,.0f}/s" in line
     assert f", {last['state']}, server CPU " in line
+
+
+def test_a_point_with_fewer_sessions_than_asked_is_named_not_passed_over():
+    path = sorted(glob.glob(os.path.join(ROOT, "results", "reference", "*-naive.json")))[0]
+    with open(path) as f:
+        opened = json.load(f)["levels"][-1]["connected"]
+    assert sessions_missing(path, opened) is None
+    assert sessions_missing(path, opened + 1).startswith(f"only {opened:,} of {opened + 1:,} sessions opened")
