@@ -42,8 +42,8 @@ from profiles import load_client_profiles  # noqa: E402
 from run_bench import available_variants, check_installed, run_as_command  # noqa: E402
 from run_config import from_cli  # noqa: E402
 from servers import ROOT, entry  # noqa: E402
-from sockbench_contract.fixed_rate_point import (client_args, measured_point, point_line, sessions_missing,
-                                                 window_start_s)  # noqa: E402
+from sockbench_contract.fixed_rate_point import (client_args, measured_point, point_error, point_line,  # noqa: E402
+                                                 sessions_missing, window_start_s)
 from sockbench_contract.registry import RegistryError, load as load_registry  # noqa: E402
 from sockbench_contract.server_launch import StepError  # noqa: E402
 
@@ -73,12 +73,9 @@ def parse_args(argv):
     except RegistryError:
         p.error(f"--server {args.server}: not an entry of the server registry; choose from: "
                 f"{', '.join(load_registry().names())}")
-    if not 1 <= args.connections <= 19000:
-        p.error("--connections must be 1..19000 (one client process holds at most 20,000 open files)")
-    if not args.rate > 0:
-        p.error("--rate must be > 0 messages/s")
-    if not 5 <= args.seconds <= 120:
-        p.error("--seconds must be 5..120")
+    problem = point_error(args.connections, args.rate, args.seconds)
+    if problem:
+        p.error(problem)
     if not 1 <= args.top <= 100:
         p.error("--top must be 1..100")
     usable = available_cpus()

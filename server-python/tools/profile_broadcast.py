@@ -43,7 +43,7 @@ sys.path.insert(0, HERE)
 from measured_server import start_server, stop_server  # noqa: E402  (puts docs/contract on sys.path)
 from profile_summary import Summary, pyspy_stacks, vmprof_stacks  # noqa: E402
 # The point's client flags and verdict line are shared with the bench's perf profile (kernel_profile.py).
-from sockbench_contract.fixed_rate_point import client_args, point_line, window_start_s  # noqa: E402
+from sockbench_contract.fixed_rate_point import client_args, point_error, point_line, window_start_s  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 JAR = os.path.join(ROOT, "client-java", "target", "sockbench-client.jar")
@@ -63,12 +63,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--client-cpu", type=int, default=1, help="core of the client and the profiler (default 1)")
     p.add_argument("--keep", metavar="DIR", help="keep the raw profile and the client's result in DIR")
     args = p.parse_args(argv)
-    if not 1 <= args.connections <= 19000:
-        p.error("--connections must be 1..19000 (one client process holds at most 20,000 open files)")
-    if not args.rate > 0:
-        p.error("--rate must be > 0")
-    if not 5 <= args.seconds <= 120:
-        p.error("--seconds must be 5..120")
+    problem = point_error(args.connections, args.rate, args.seconds)
+    if problem:
+        p.error(problem)
     if not 1 <= args.top <= 100:
         p.error("--top must be 1..100")
     return args

@@ -17,6 +17,25 @@ WARMUP_S = 3
 WINDOW_MARGIN_S = 2
 
 
+#: The most sessions one client process holds here: it may keep 20,000 files open.
+MAX_CONNECTIONS = 19000
+#: The recorded window's bounds in seconds: long enough to sample, short enough to stay one point.
+MIN_SECONDS, MAX_SECONDS = 5, 120
+
+
+def point_error(connections, rate, seconds):
+    """What is wrong with a point's parameters, in one line for a usage error; None when nothing is.
+    The ranges client_args takes: connections 1..MAX_CONNECTIONS, rate > 0, seconds MIN..MAX_SECONDS."""
+    if not 1 <= connections <= MAX_CONNECTIONS:
+        return (f"--connections must be 1..{MAX_CONNECTIONS} (one client process holds at most 20,000 "
+                "open files)")
+    if not rate > 0:
+        return "--rate must be > 0 messages/s"
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        return f"--seconds must be {MIN_SECONDS}..{MAX_SECONDS}"
+    return None
+
+
 def client_args(connections, rate, seconds):
     """The client's flags (beside --url, --out, --server-pid) for one point: `connections` sessions
     (1..19000), `rate` messages/s sent by all of them together (> 0), a measured window of

@@ -6,7 +6,8 @@ import json
 import os
 
 from sockbench_contract.fixed_rate_point import (WARMUP_S, WINDOW_MARGIN_S, client_args, measured_point,
-                                                 point_line, sessions_missing, window_start_s)
+                                                 point_error, point_line, sessions_missing,
+                                                 window_start_s)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -46,3 +47,10 @@ def test_a_point_with_fewer_sessions_than_asked_is_named_not_passed_over():
         opened = json.load(f)["levels"][-1]["connected"]
     assert sessions_missing(path, opened) is None
     assert sessions_missing(path, opened + 1).startswith(f"only {opened:,} of {opened + 1:,} sessions opened")
+
+
+def test_a_point_outside_its_ranges_is_named_and_one_inside_passes():
+    assert point_error(19000, 5, 15) is None
+    assert point_error(19001, 5, 15).startswith("--connections must be 1..19000")
+    assert point_error(50, 0, 15) == "--rate must be > 0 messages/s"
+    assert point_error(50, 10, 4.9) == "--seconds must be 5..120"
