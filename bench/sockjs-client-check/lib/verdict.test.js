@@ -26,6 +26,13 @@ describe('verdict', () => {
     assert.match(v.note, /passed: remove it/);
   });
 
+  it('a listed race may pass, fails expectedly for its cause, and fails the run otherwise', () => {
+    const race = { ...listed, race: true };
+    assert.deepEqual(verdict(null, race), { status: 'pass', note: null });
+    assert.equal(verdict('echo: not reached: https://cdn.x/s.js', race).status, 'xfail');
+    assert.equal(verdict('echo: timed out', race).status, 'FAIL');
+  });
+
   it('a listed failure that fails for another cause fails the run', () => {
     const v = verdict('echo: opened with websocket, not iframe-htmlfile', listed);
     assert.equal(v.status, 'FAIL');
@@ -48,5 +55,7 @@ describe('loadExpected', () => {
     assert.throws(() => loadExpected(file, TRANSPORTS), /sockjs-go\.websocket: needs a "reason" and a "cause"/);
     fs.writeFileSync(file, JSON.stringify({ 'sockjs-go': { 'web-socket': { reason: 'r', cause: 'c' } } }));
     assert.throws(() => loadExpected(file, TRANSPORTS), /web-socket: unknown transport/);
+    fs.writeFileSync(file, JSON.stringify({ 'sockjs-go': { websocket: { reason: 'r', cause: 'c', race: 'yes' } } }));
+    assert.throws(() => loadExpected(file, TRANSPORTS), /sockjs-go\.websocket: "race" must be true or false/);
   });
 });
